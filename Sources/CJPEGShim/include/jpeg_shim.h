@@ -1,0 +1,71 @@
+#ifndef IMGSCALE_JPEG_SHIM_H
+#define IMGSCALE_JPEG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A tiny status-returning layer over libjpeg-turbo's jpeglib.h API. Every setjmp
+   lives in jpeg_shim.c, so libjpeg's longjmp never crosses a Swift frame.
+   Functions return 0 (or a count) on success, or -1 with a message in err. */
+
+typedef struct cjpeg_reader cjpeg_reader;
+
+enum {
+    CJPEG_COLOR_GRAY = 1,
+    CJPEG_COLOR_RGB = 2,   /* YCbCr or RGB in the file, RGB out */
+    CJPEG_COLOR_CMYK = 3   /* CMYK or YCCK in the file, CMYK out */
+};
+
+typedef struct {
+    uint32_t width;          /* full size, as stored */
+    uint32_t height;
+    int components;          /* in the file */
+    int color;               /* CJPEG_COLOR_* */
+    int adobe_inverted;      /* 1 when an Adobe APP14 marker says CMYK is stored inverted */
+    int progressive;
+    int arithmetic;
+    const uint8_t *exif;     /* APP1 payload after "Exif\0\0"; owned by the reader */
+    uint32_t exif_length;
+    const uint8_t *icc;      /* reassembled APP2 ICC profile; owned by the reader */
+    uint32_t icc_length;
+} cjpeg_info;
+
+typedef struct {
+    uint32_t width;          /* after shrink-on-load */
+    uint32_t height;
+    int channels;            /* 1 gray, 3 RGB, 4 CMYK */
+} cjpeg_output;
+
+/* Reads the markers and the frame header. The data must outlive the reader. */
+cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *info,
+                                char *err, size_t err_size);
+
+/* Starts decompression at 1/scale_denom size (1, 2, 4 or 8). */
+int cjpeg_reader_start(cjpeg_reader *reader, int scale_denom, cjpeg_output *output,
+                       char *err, size_t err_size);
+
+/* Reads up to max_rows scanlines; returns how many were read, or -1. */
+int cjpeg_reader_read(cjpeg_reader *reader, uint8_t *pixels, size_t stride,
+                      uint32_t max_rows, char *err, size_t err_size);
+
+/* Reads to the end of the image so trailing corruption is still reported. */
+int cjpeg_reader_finish(cjpeg_reader *reader, char *err, size_t err_size);
+
+void cjpeg_reader_close(cjpeg_reader *reader);
+
+typedef struct {
+    int quality;             /* 1-100 */
+    int progressive;
+    int subsampling;         /* 444, 422 or 420 */
+} cjpeg_encode_options;
+
+/* Encodes 8-bit gray (1 channel) or RGB (3 channels). On success *out is a
+   malloc'd buffer the caller releases with cjpeg_free. */
+int cjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                 size_t stride, const cjpeg_encode_options *options,
+                 const uint8_t *icc, uint32_t icc_length,
+                 uint8_t **out, size_t *out_size, char *err, size_t err_size);
+
+void cjpeg_free(void *p);
+
+#endif

@@ -1,0 +1,345 @@
+#include "jpeg_shim.h"
+
+#include <stdio.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX + 64];
+} shim_error_mgr;
+
+static void shim_error_exit(j_common_ptr cinfo) {
+    shim_error_mgr *e = (shim_error_mgr *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    e->base.format_message(cinfo, text);
+    /* Precision and process errors get a plain statement of what is unsupported
+       in front of libjpeg's own words. */
+    if (e->base.msg_code == JERR_BAD_PRECISION) {
+        snprintf(e->message, sizeof e->message,
+                 "%d-bit JPEG is not supported, only 8-bit (libjpeg: %s)", cinfo->err->msg_parm.i[0], text);
+    } else if (e->base.msg_code == JERR_SOF_UNSUPPORTED && cinfo->err->msg_parm.i[0] == 0xc3) {
+        snprintf(e->message, sizeof e->message, "lossless JPEG is not supported (libjpeg: %s)", text);
+    } else {
+        snprintf(e->message, sizeof e->message, "%s", text);
+    }
+    longjmp(e->jump, 1);
+}
+
+/* libjpeg reports truncated and corrupt entropy data as warnings and fills the rest
+   of the picture with grey. A thumbnail of half a photo is worse than an error, so
+   the warnings that mean "data is missing or wrong" are promoted to errors. Benign
+   ones (extraneous bytes between markers, odd JFIF versions) stay silent. */
+static void shim_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) {
+        return;
+    }
+    switch (cinfo->err->msg_code) {
+    case JWRN_JPEG_EOF:
+    case JWRN_HIT_MARKER:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_MUST_RESYNC:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_BOGUS_PROGRESSION:
+        cinfo->err->error_exit(cinfo);
+        break;
+    default:
+        cinfo->err->num_warnings++;
+        break;
+    }
+}
+
+static void shim_output_message(j_common_ptr cinfo) {
+    (void)cinfo;
+}
+
+static void init_error(shim_error_mgr *e) {
+    jpeg_std_error(&e->base);
+    e->base.error_exit = shim_error_exit;
+    e->base.emit_message = shim_emit_message;
+    e->base.output_message = shim_output_message;
+    e->message[0] = 0;
+}
+
+static void copy_message(char *err, size_t err_size, const char *message) {
+    if (err && err_size) {
+        snprintf(err, err_size, "%s", message);
+    }
+}
+
+struct cjpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    shim_error_mgr error;
+    int started;
+    uint8_t *icc;
+};
+
+#define ICC_MARKER (JPEG_APP0 + 2)
+#define EXIF_MARKER (JPEG_APP0 + 1)
+
+/* An ICC profile may span several APP2 segments, each "ICC_PROFILE\0" + seq + count. */
+static void collect_icc(cjpeg_reader *r, cjpeg_info *info) {
+    enum { HEADER = 14 };
+    jpeg_saved_marker_ptr m;
+    int count = 0;
+    size_t total = 0;
+    size_t sizes[256] = {0};
+    const uint8_t *parts[256] = {0};
+    for (m = r->cinfo.marker_list; m; m = m->next) {
+        if (m->marker != ICC_MARKER || m->data_length < HEADER ||
+            memcmp(m->data, "ICC_PROFILE\0", 12) != 0) {
+            continue;
+        }
+        int seq = m->data[12];
+        int n = m->data[13];
+        if (seq == 0 || n == 0 || seq > n || (count && n != count) || parts[seq]) {
+            return;
+        }
+        count = n;
+        parts[seq] = m->data + HEADER;
+        sizes[seq] = m->data_length - HEADER;
+        total += sizes[seq];
+    }
+    if (!count || total == 0 || total > 0xffffffffu) {
+        return;
+    }
+    for (int i = 1; i <= count; i++) {
+        if (!parts[i]) {
+            return;
+        }
+    }
+    r->icc = malloc(total);
+    if (!r->icc) {
+        return;
+    }
+    size_t at = 0;
+    for (int i = 1; i <= count; i++) {
+        memcpy(r->icc + at, parts[i], sizes[i]);
+        at += sizes[i];
+    }
+    info->icc = r->icc;
+    info->icc_length = (uint32_t)total;
+}
+
+cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *info,
+                                char *err, size_t err_size) {
+    cjpeg_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        copy_message(err, err_size, "out of memory");
+        return NULL;
+    }
+    init_error(&r->error);
+    r->cinfo.err = &r->error.base;
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        cjpeg_reader_close(r);
+        return NULL;
+    }
+    jpeg_create_decompress(&r->cinfo);
+    jpeg_mem_src(&r->cinfo, data, (unsigned long)size);
+    jpeg_save_markers(&r->cinfo, EXIF_MARKER, 0xffff);
+    jpeg_save_markers(&r->cinfo, ICC_MARKER, 0xffff);
+    jpeg_read_header(&r->cinfo, TRUE);
+
+    memset(info, 0, sizeof *info);
+    info->width = r->cinfo.image_width;
+    info->height = r->cinfo.image_height;
+    info->components = r->cinfo.num_components;
+    info->progressive = r->cinfo.progressive_mode;
+    info->arithmetic = r->cinfo.arith_code;
+    switch (r->cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE:
+        info->color = CJPEG_COLOR_GRAY;
+        break;
+    case JCS_YCbCr:
+    case JCS_RGB:
+        info->color = CJPEG_COLOR_RGB;
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        info->color = CJPEG_COLOR_CMYK;
+        break;
+    default:
+        snprintf(r->error.message, sizeof r->error.message,
+                 "unsupported JPEG colour space with %d components", r->cinfo.num_components);
+        copy_message(err, err_size, r->error.message);
+        cjpeg_reader_close(r);
+        return NULL;
+    }
+    info->adobe_inverted = r->cinfo.saw_Adobe_marker;
+    for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
+        if (m->marker == EXIF_MARKER && m->data_length >= 6 &&
+            memcmp(m->data, "Exif\0\0", 6) == 0) {
+            info->exif = m->data + 6;
+            info->exif_length = m->data_length - 6;
+            break;
+        }
+    }
+    collect_icc(r, info);
+    return r;
+}
+
+int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, cjpeg_output *output,
+                       char *err, size_t err_size) {
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    switch (r->cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE:
+        r->cinfo.out_color_space = JCS_GRAYSCALE;
+        break;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        r->cinfo.out_color_space = JCS_CMYK;
+        break;
+    default:
+        r->cinfo.out_color_space = JCS_RGB;
+        break;
+    }
+    r->cinfo.scale_num = 1;
+    r->cinfo.scale_denom = (unsigned int)scale_denom;
+    jpeg_start_decompress(&r->cinfo);
+    r->started = 1;
+    output->width = r->cinfo.output_width;
+    output->height = r->cinfo.output_height;
+    output->channels = r->cinfo.output_components;
+    return 0;
+}
+
+int cjpeg_reader_read(cjpeg_reader *r, uint8_t *pixels, size_t stride, uint32_t max_rows,
+                      char *err, size_t err_size) {
+    /* volatile: read after a longjmp back into this frame. */
+    volatile uint32_t done = 0;
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    while (done < max_rows && r->cinfo.output_scanline < r->cinfo.output_height) {
+        JSAMPROW row = pixels + (size_t)done * stride;
+        done += jpeg_read_scanlines(&r->cinfo, &row, 1);
+    }
+    return (int)done;
+}
+
+int cjpeg_reader_finish(cjpeg_reader *r, char *err, size_t err_size) {
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    jpeg_finish_decompress(&r->cinfo);
+    r->started = 0;
+    return 0;
+}
+
+void cjpeg_reader_close(cjpeg_reader *r) {
+    if (!r) {
+        return;
+    }
+    /* jpeg_destroy never reports an error, so no jump target is needed here. */
+    jpeg_destroy_decompress(&r->cinfo);
+    free(r->icc);
+    free(r);
+}
+
+typedef struct {
+    struct jpeg_compress_struct cinfo;
+    shim_error_mgr error;
+    unsigned char *buffer;
+    unsigned long size;
+} shim_encoder;
+
+/* ICC profiles go in APP2 segments of at most 65519 bytes of payload each. */
+static void write_icc(j_compress_ptr cinfo, const uint8_t *icc, uint32_t length) {
+    enum { MAX_PART = 65533 - 14 };
+    unsigned count = (length + MAX_PART - 1) / MAX_PART;
+    if (count == 0 || count > 255) {
+        return;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        unsigned part = length - i * MAX_PART;
+        if (part > MAX_PART) {
+            part = MAX_PART;
+        }
+        jpeg_write_m_header(cinfo, ICC_MARKER, part + 14);
+        const char *tag = "ICC_PROFILE";
+        for (int c = 0; c < 12; c++) {
+            jpeg_write_m_byte(cinfo, tag[c]);
+        }
+        jpeg_write_m_byte(cinfo, (int)(i + 1));
+        jpeg_write_m_byte(cinfo, (int)count);
+        for (unsigned b = 0; b < part; b++) {
+            jpeg_write_m_byte(cinfo, icc[i * MAX_PART + b]);
+        }
+    }
+}
+
+int cjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                 size_t stride, const cjpeg_encode_options *options,
+                 const uint8_t *icc, uint32_t icc_length,
+                 uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+    if (channels != 1 && channels != 3) {
+        copy_message(err, err_size, "JPEG output needs 1 or 3 channels");
+        return -1;
+    }
+    shim_encoder *e = calloc(1, sizeof *e);
+    if (!e) {
+        copy_message(err, err_size, "out of memory");
+        return -1;
+    }
+    init_error(&e->error);
+    e->cinfo.err = &e->error.base;
+    if (setjmp(e->error.jump)) {
+        copy_message(err, err_size, e->error.message);
+        jpeg_destroy_compress(&e->cinfo);
+        free(e->buffer);
+        free(e);
+        return -1;
+    }
+    jpeg_create_compress(&e->cinfo);
+    jpeg_mem_dest(&e->cinfo, &e->buffer, &e->size);
+    e->cinfo.image_width = width;
+    e->cinfo.image_height = height;
+    e->cinfo.input_components = channels;
+    e->cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&e->cinfo);
+    jpeg_set_quality(&e->cinfo, options->quality, TRUE);
+    e->cinfo.optimize_coding = TRUE;
+    if (channels == 3) {
+        /* Luma sampling factors decide the chroma subsampling: 2x2 is 4:2:0. */
+        int h = options->subsampling == 444 ? 1 : 2;
+        int v = options->subsampling == 420 ? 2 : 1;
+        e->cinfo.comp_info[0].h_samp_factor = h;
+        e->cinfo.comp_info[0].v_samp_factor = v;
+        for (int c = 1; c < 3; c++) {
+            e->cinfo.comp_info[c].h_samp_factor = 1;
+            e->cinfo.comp_info[c].v_samp_factor = 1;
+        }
+    }
+    if (options->progressive) {
+        jpeg_simple_progression(&e->cinfo);
+    }
+    jpeg_start_compress(&e->cinfo, TRUE);
+    if (icc && icc_length) {
+        write_icc(&e->cinfo, icc, icc_length);
+    }
+    while (e->cinfo.next_scanline < e->cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)e->cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&e->cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&e->cinfo);
+    jpeg_destroy_compress(&e->cinfo);
+    *out = e->buffer;
+    *out_size = e->size;
+    free(e);
+    return 0;
+}
+
+void cjpeg_free(void *p) {
+    free(p);
+}

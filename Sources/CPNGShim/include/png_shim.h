@@ -1,0 +1,43 @@
+#ifndef IMGSCALE_PNG_SHIM_H
+#define IMGSCALE_PNG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A tiny status-returning layer over libpng. Every setjmp lives in png_shim.c:
+   libpng reports errors by longjmp, which Swift frames must never be crossed by.
+   Functions return 0 on success, or -1 with a NUL-terminated message in err. */
+
+typedef struct cpng_reader cpng_reader;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int channels;        /* after expansion to 8 bits: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+    int bit_depth;       /* as stored in IHDR: 1, 2, 4, 8 or 16 */
+    int color_type;      /* as stored in IHDR */
+    int interlaced;      /* 1 for Adam7 */
+    const uint8_t *icc;  /* iCCP profile, decompressed; owned by the reader */
+    uint32_t icc_length;
+} cpng_info;
+
+/* Reads the header from an in-memory PNG. The data must outlive the reader. */
+cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *info,
+                              char *err, size_t err_size);
+
+/* Decodes every row into pixels (row-major, top row first, stride bytes apart). */
+int cpng_reader_read(cpng_reader *reader, uint8_t *pixels, size_t stride,
+                     char *err, size_t err_size);
+
+void cpng_reader_close(cpng_reader *reader);
+
+/* Encodes 8-bit pixels with 1-4 channels. On success *out is a malloc'd buffer
+   the caller releases with cpng_free. */
+int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                size_t stride, int compression_level,
+                const uint8_t *icc, uint32_t icc_length,
+                uint8_t **out, size_t *out_size, char *err, size_t err_size);
+
+void cpng_free(void *p);
+
+#endif

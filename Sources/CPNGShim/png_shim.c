@@ -1,0 +1,242 @@
+#include "png_shim.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where libpng's error callback leaves its message before it longjmps back. */
+typedef struct {
+    char message[256];
+} shim_error;
+
+struct cpng_reader {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    png_bytep *rows;
+    shim_error error;
+};
+
+static void shim_error_fn(png_structp png, png_const_charp message) {
+    shim_error *e = (shim_error *)png_get_error_ptr(png);
+    snprintf(e->message, sizeof e->message, "%s", message ? message : "unknown libpng error");
+    png_longjmp(png, 1);
+}
+
+/* Warnings (bad ancillary CRCs, unknown chunks) are not failures: libpng has
+   already recovered, and printing from a library is not ours to do. */
+static void shim_warning_fn(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void shim_read_fn(png_structp png, png_bytep out, png_size_t length) {
+    cpng_reader *r = (cpng_reader *)png_get_io_ptr(png);
+    if (length > r->size - r->pos) {
+        png_error(png, "unexpected end of file (truncated PNG)");
+    }
+    memcpy(out, r->data + r->pos, length);
+    r->pos += length;
+}
+
+static void copy_message(char *err, size_t err_size, const char *message) {
+    if (err && err_size) {
+        snprintf(err, err_size, "%s", message);
+    }
+}
+
+cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
+                              char *err, size_t err_size) {
+    cpng_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        copy_message(err, err_size, "out of memory");
+        return NULL;
+    }
+    r->data = data;
+    r->size = size;
+    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &r->error, shim_error_fn,
+                                    shim_warning_fn);
+    if (!r->png) {
+        free(r);
+        copy_message(err, err_size, "out of memory");
+        return NULL;
+    }
+    r->info = png_create_info_struct(r->png);
+    if (!r->info) {
+        png_destroy_read_struct(&r->png, NULL, NULL);
+        free(r);
+        copy_message(err, err_size, "out of memory");
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(r->png))) {
+        copy_message(err, err_size, r->error.message);
+        cpng_reader_close(r);
+        return NULL;
+    }
+    png_set_read_fn(r->png, r, shim_read_fn);
+    /* The caller enforces its own pixel limit; libpng's 1e6 x 1e6 default
+       is lifted to the PNG maximum so the caller's message is the one users see. */
+    png_set_user_limits(r->png, 0x7fffffff, 0x7fffffff);
+    png_read_info(r->png, r->info);
+
+    png_uint_32 width, height;
+    int bit_depth, color_type, interlace;
+    png_get_IHDR(r->png, r->info, &width, &height, &bit_depth, &color_type, &interlace,
+                 NULL, NULL);
+    memset(out, 0, sizeof *out);
+    out->width = width;
+    out->height = height;
+    out->bit_depth = bit_depth;
+    out->color_type = color_type;
+    out->interlaced = interlace != PNG_INTERLACE_NONE;
+
+    /* Samples stay as stored: no gamma, no background, as in Pillow and libvips. */
+    png_set_expand(r->png);
+    png_set_scale_16(r->png);
+    png_set_interlace_handling(r->png);
+    png_read_update_info(r->png, r->info);
+    out->channels = png_get_channels(r->png, r->info);
+
+    png_charp name;
+    int compression;
+    png_bytep profile;
+    png_uint_32 profile_length;
+    if (png_get_iCCP(r->png, r->info, &name, &compression, &profile, &profile_length)) {
+        out->icc = profile;
+        out->icc_length = profile_length;
+    }
+    return r;
+}
+
+int cpng_reader_read(cpng_reader *r, uint8_t *pixels, size_t stride,
+                     char *err, size_t err_size) {
+    png_uint_32 height = png_get_image_height(r->png, r->info);
+    r->rows = malloc(sizeof(png_bytep) * (height ? height : 1));
+    if (!r->rows) {
+        copy_message(err, err_size, "out of memory");
+        return -1;
+    }
+    for (png_uint_32 y = 0; y < height; y++) {
+        r->rows[y] = pixels + (size_t)y * stride;
+    }
+    if (setjmp(png_jmpbuf(r->png))) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    png_read_image(r->png, r->rows);
+    /* Reading through IEND makes a corrupt trailer (bad CRC, missing IEND) an error,
+       as in pngcheck, rather than a silent success. */
+    png_read_end(r->png, NULL);
+    return 0;
+}
+
+void cpng_reader_close(cpng_reader *r) {
+    if (!r) {
+        return;
+    }
+    png_destroy_read_struct(&r->png, &r->info, NULL);
+    free(r->rows);
+    free(r);
+}
+
+typedef struct {
+    uint8_t *bytes;
+    size_t size;
+    size_t capacity;
+    shim_error error;
+} shim_sink;
+
+static void shim_write_fn(png_structp png, png_bytep data, png_size_t length) {
+    shim_sink *s = (shim_sink *)png_get_io_ptr(png);
+    if (length > s->capacity - s->size) {
+        size_t capacity = s->capacity ? s->capacity : 65536;
+        while (capacity - s->size < length) {
+            if (capacity > SIZE_MAX / 2) {
+                png_error(png, "output too large");
+            }
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(s->bytes, capacity);
+        if (!grown) {
+            png_error(png, "out of memory");
+        }
+        s->bytes = grown;
+        s->capacity = capacity;
+    }
+    memcpy(s->bytes + s->size, data, length);
+    s->size += length;
+}
+
+static void shim_flush_fn(png_structp png) {
+    (void)png;
+}
+
+int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                size_t stride, int compression_level,
+                const uint8_t *icc, uint32_t icc_length,
+                uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+    static const int color_types[5] = {
+        -1, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
+        PNG_COLOR_TYPE_RGB_ALPHA};
+    if (channels < 1 || channels > 4) {
+        copy_message(err, err_size, "unsupported channel count");
+        return -1;
+    }
+    /* volatile: these are read after a longjmp back into this frame. */
+    shim_sink *volatile sink = calloc(1, sizeof(shim_sink));
+    png_bytep *volatile rows = malloc(sizeof(png_bytep) * (height ? height : 1));
+    png_structp png = NULL;
+    png_infop info = NULL;
+    if (!sink || !rows) {
+        free(sink);
+        free(rows);
+        copy_message(err, err_size, "out of memory");
+        return -1;
+    }
+    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink->error, shim_error_fn,
+                                  shim_warning_fn);
+    if (png) {
+        info = png_create_info_struct(png);
+    }
+    if (!png || !info) {
+        png_destroy_write_struct(&png, NULL);
+        free(sink);
+        free(rows);
+        copy_message(err, err_size, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        copy_message(err, err_size, sink->error.message);
+        png_destroy_write_struct(&png, &info);
+        free(sink->bytes);
+        free(sink);
+        free(rows);
+        return -1;
+    }
+    png_set_write_fn(png, sink, shim_write_fn, shim_flush_fn);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc && icc_length) {
+        png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, icc_length);
+    }
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        rows[y] = (png_bytep)(pixels + (size_t)y * stride);
+    }
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    *out = sink->bytes;
+    *out_size = sink->size;
+    free(sink);
+    free(rows);
+    return 0;
+}
+
+void cpng_free(void *p) {
+    free(p);
+}

@@ -1,0 +1,70 @@
+/// Pure geometry, no pixels: which integral part of a source fills a target box with
+/// the aspect ratio kept. `imgscale plan` prints exactly what `rect(in:filling:)` returns.
+///
+/// With `sa = w/h` and `ta = W/H`: when `sa > ta` the full height is kept and the width
+/// cropped to `h * ta`, otherwise the full width is kept and the height cropped to `w / ta`.
+/// The crop is placed by `Gravity` (centred by default) and made integral as
+/// `CGRect.integral` does: origin floored, far edges ceiled, so it always covers the
+/// exact crop and never leaves the region.
+///
+/// Choices `.integral` leaves open, and why:
+/// - The exact crop is computed in integer rationals (`w*H` against `W*h`), never in
+///   floating point, so an edge that is exactly integral is never pushed a pixel out by
+///   rounding noise such as 99.99999.
+/// - `sa == ta` takes the "keep the full width" branch; both give the whole region.
+/// - The rect may be up to one pixel wider (or taller) on each side than the exact
+///   crop. It is not shrunk back: covering every source pixel the exact crop touches
+///   keeps the result centred and never stretches more than that fraction of a pixel,
+///   where the recipe's fallback to the whole rect stretched the whole picture.
+public enum AspectFill {
+    public static func rect(in region: Rect, filling target: Size, gravity: Gravity = .centre) throws -> Rect {
+        guard target.width > 0, target.height > 0 else { throw GeometryError.badTarget(target) }
+        let (x, y, w, h) = (region.x, region.y, region.width, region.height)
+        let (W, H) = (target.width, target.height)
+        if w * H > W * h {
+            // Crop width h*W/H; left edge x + g*(w - h*W/H), all over the common 2H.
+            let den = 2 * H
+            let x0 = 2 * x * H + gravity.horizontalHalves * (w * H - h * W)
+            let x1 = x0 + 2 * h * W
+            let left = floorDiv(x0, den), right = ceilDiv(x1, den)
+            return Rect(x: left, y: y, width: right - left, height: h)
+        } else {
+            let den = 2 * W
+            let y0 = 2 * y * W + gravity.verticalHalves * (h * W - w * H)
+            let y1 = y0 + 2 * w * H
+            let top = floorDiv(y0, den), bottom = ceilDiv(y1, den)
+            return Rect(x: x, y: top, width: w, height: bottom - top)
+        }
+    }
+
+    /// The from-rect clipped to the image, as `CGImage.cropping(to:)` does, after
+    /// converting it from `origin` to top-left coordinates.
+    public static func clip(_ rect: Rect, origin: CoordinateOrigin, to image: Size) throws -> Rect {
+        let topLeft = rect.flipped(from: origin, imageHeight: image.height)
+        guard let clipped = topLeft.intersection(Rect(size: image)) else {
+            throw GeometryError.emptyIntersection(rect, origin, image)
+        }
+        return clipped
+    }
+
+    /// The size that fits inside `box` with `source`'s aspect ratio, one side exact and
+    /// the other rounded to nearest (at least 1).
+    public static func fitSize(_ source: Size, in box: Size) throws -> Size {
+        guard box.width > 0, box.height > 0 else { throw GeometryError.badTarget(box) }
+        let (w, h, W, H) = (source.width, source.height, box.width, box.height)
+        if w * H > W * h {
+            return Size(width: W, height: max(1, (2 * W * h + w) / (2 * w)))
+        } else {
+            return Size(width: max(1, (2 * H * w + h) / (2 * h)), height: H)
+        }
+    }
+
+    static func floorDiv(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    static func ceilDiv(_ a: Int, _ b: Int) -> Int {
+        -floorDiv(-a, b)
+    }
+}

@@ -1,0 +1,30 @@
+/// How to decode. The defaults suit untrusted input.
+public struct DecodeOptions: Sendable {
+    /// sharp's default limit, 0x3FFF squared; 0 means no limit.
+    public static let defaultMaxPixels = 268_402_689
+
+    /// Refuse images with more pixels than this, checked from the header before any
+    /// pixel memory is allocated. 0 removes the limit.
+    public var maxPixels: Int = DecodeOptions.defaultMaxPixels
+    /// JPEG shrink-on-load: decode at 1/`shrink` size (1, 2, 4 or 8). Ignored for PNG.
+    public var shrink: Int = 1
+
+    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
+        self.maxPixels = maxPixels
+        self.shrink = shrink
+    }
+
+    func check(_ size: Size) throws {
+        // PNG allows 2^31-1 per side; the product must still fit the buffer arithmetic.
+        guard size.width > 0, size.height > 0, size.width <= 0x7fff_ffff, size.height <= 0x7fff_ffff else {
+            throw DecodeError.badDimensions(size)
+        }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if overflow { throw DecodeError.badDimensions(size) }
+        if maxPixels > 0 && pixels > maxPixels {
+            throw DecodeError.tooManyPixels(size, limit: maxPixels)
+        }
+        // width * height * 4 channels must be addressable.
+        if pixels.multipliedReportingOverflow(by: 4).overflow { throw DecodeError.badDimensions(size) }
+    }
+}

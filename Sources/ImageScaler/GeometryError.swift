@@ -1,0 +1,14 @@
+/// Why a plan could not be made. Messages name the rect and the image size.
+public enum GeometryError: Error, Equatable, CustomStringConvertible {
+    case emptyIntersection(Rect, CoordinateOrigin, Size)
+    case badTarget(Size)
+
+    public var description: String {
+        switch self {
+        case .emptyIntersection(let rect, let origin, let size):
+            return "rect \(rect) (\(origin.rawValue)) does not overlap the \(size) image"
+        case .badTarget(let size):
+            return "target size \(size) must be positive"
+        }
+    }
+}

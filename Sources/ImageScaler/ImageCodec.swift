@@ -1,0 +1,33 @@
+/// Sniffs, decodes and encodes whole files held in memory, dispatching on content.
+public enum ImageCodec {
+    public static func info(_ data: [UInt8]) throws -> ImageInfo {
+        switch try format(of: data) {
+        case .png: return try PNGCodec.info(data)
+        case .jpeg: return try JPEGCodec.info(data)
+        }
+    }
+
+    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
+        switch try format(of: data) {
+        case .png: return try PNGCodec.decode(data, options: options)
+        case .jpeg: return try JPEGCodec.decode(data, options: options)
+        }
+    }
+
+    public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
+        switch format {
+        case .png:
+            return try PNGCodec.encode(image, compression: options.compression, iccProfile: options.iccProfile)
+        case .jpeg:
+            return try JPEGCodec.encode(Flattener.flatten(image, onto: options.background), quality: options.quality,
+                                        progressive: options.progressive, subsampling: options.subsampling,
+                                        iccProfile: options.iccProfile)
+        }
+    }
+
+    private static func format(of data: [UInt8]) throws -> ImageFormat {
+        if data.isEmpty { throw DecodeError.empty }
+        guard let format = ImageFormat.sniff(data) else { throw DecodeError.unknownFormat }
+        return format
+    }
+}

@@ -1,0 +1,28 @@
+/// A file format imgscale reads and writes. The content's first bytes decide it on
+/// input, never the file name.
+public enum ImageFormat: String, Sendable, CaseIterable {
+    case png
+    case jpeg
+
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The format whose signature starts `bytes`, or nil.
+    public static func sniff<C: Collection>(_ bytes: C) -> ImageFormat? where C.Element == UInt8 {
+        if bytes.starts(with: pngSignature) { return .png }
+        // SOI followed by the first marker's 0xFF: every JPEG starts this way.
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        return nil
+    }
+
+    /// The format a file name asks for by its extension, in any case.
+    public static func fromExtension(of path: String) -> ImageFormat? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "png": return .png
+        case "jpg", "jpeg": return .jpeg
+        default: return nil
+        }
+    }
+
+    public var fileExtension: String { self == .png ? "png" : "jpg" }
+}

@@ -1,0 +1,18 @@
+/// What a file's header says, read without decoding pixels. `size` is as stored; with
+/// an EXIF orientation of 5-8 the upright image is `uprightSize`.
+public struct ImageInfo: Equatable, Sendable {
+    public var format: ImageFormat
+    public var size: Size
+    /// Channels of the decoded buffer: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
+    public var channels: Int
+    /// Bits per sample as stored in the file.
+    public var bitDepth: Int
+    /// A short name of the stored colour model: gray, gray+alpha, rgb, rgba, palette, cmyk.
+    public var colorModel: String
+    public var orientation: Orientation
+    public var interlaced: Bool
+    public var iccProfile: [UInt8]?
+    public var exif: [UInt8]?
+
+    public var uprightSize: Size { orientation.swapsAxes ? Size(width: size.height, height: size.width) : size }
+}

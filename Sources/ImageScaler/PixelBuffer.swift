@@ -1,0 +1,63 @@
+/// An 8-bit image in memory.
+///
+/// Invariants: `pixels` is row-major with no padding (`bytesPerRow == width * channels`);
+/// the first row is the visual top of the image and the first sample of a row its left
+/// edge. Channels are interleaved as gray (1), gray+alpha (2), R,G,B (3) or R,G,B,A (4).
+/// Colour is straight, never premultiplied; alpha is present only when the source had it.
+public struct PixelBuffer: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    public var pixels: [UInt8]
+
+    /// Wraps existing samples; the count must be exactly `width * height * channels`.
+    public init(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0, "empty image")
+        precondition((1...4).contains(channels), "channels must be 1-4")
+        precondition(pixels.count == width * height * channels, "sample count mismatch")
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+
+    /// A buffer with every sample set to `value`.
+    public init(width: Int, height: Int, channels: Int, value: UInt8 = 0) {
+        self.init(width: width, height: height, channels: channels,
+                  pixels: [UInt8](repeating: value, count: width * height * channels))
+    }
+
+    public var size: Size { Size(width: width, height: height) }
+    public var bytesPerRow: Int { width * channels }
+    public var hasAlpha: Bool { channels == 2 || channels == 4 }
+    public var isGray: Bool { channels <= 2 }
+
+    /// The samples of pixel (x, y), top-left origin.
+    public subscript(x: Int, y: Int) -> [UInt8] {
+        let start = (y * width + x) * channels
+        return Array(pixels[start..<start + channels])
+    }
+
+    /// The same pixels as RGBA: gray is replicated, missing alpha is 255.
+    public func rgba() -> [UInt8] {
+        if channels == 4 { return pixels }
+        var out = [UInt8](repeating: 255, count: width * height * 4)
+        let c = channels
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<(width * height) {
+                    let s = i * c, d = i * 4
+                    switch c {
+                    case 1:
+                        dst[d] = src[s]; dst[d + 1] = src[s]; dst[d + 2] = src[s]
+                    case 2:
+                        dst[d] = src[s]; dst[d + 1] = src[s]; dst[d + 2] = src[s]; dst[d + 3] = src[s + 1]
+                    default:
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+import ImageScaler
+
+/// Runs jobs on `workers` threads, each decoding one image at a time so memory stays
+/// bounded by the worker count. A failed input is reported and the batch goes on.
+final class BatchRunner: @unchecked Sendable {
+    struct Counts { var ok = 0, failed = 0, skipped = 0 }
+
+    let jobs: [Job]
+    let settings: JobSettings
+    let workers: Int
+    let ifNewer: Bool
+    let progress: Bool
+    let quiet: Bool
+    let report: Int32?
+
+    private let state = Mutex((next: 0, counts: Counts(), lastDraw: 0.0))
+    private let start = Console.now()
+
+    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, progress: Bool, quiet: Bool, report: Int32?) {
+        self.jobs = jobs
+        self.settings = settings
+        self.workers = max(1, min(workers, jobs.count))
+        self.ifNewer = ifNewer
+        self.progress = progress
+        self.quiet = quiet
+        self.report = report
+    }
+
+    /// Returns the exit status: 0 when every input succeeded or was skipped, else 1.
+    func run() -> Int32 {
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = takeNext() {
+                runOne(jobs[index])
+            }
+        }
+        let counts = state.withLock { $0.counts }
+        if progress { Console.write(2, "\r\u{1B}[K") }
+        if !quiet && (jobs.count > 1 || progress) {
+            let elapsed = Console.now() - start
+            var line = "imgscale: \(counts.ok) ok, \(counts.failed) failed"
+            if counts.skipped > 0 { line += ", \(counts.skipped) skipped" }
+            line += " in \(format(elapsed, digits: 2)) s"
+            Console.err(line)
+        }
+        return counts.failed > 0 ? 1 : 0
+    }
+
+    private func takeNext() -> Int? {
+        state.withLock { s in
+            guard s.next < jobs.count else { return nil }
+            defer { s.next += 1 }
+            return s.next
+        }
+    }
+
+    private func runOne(_ job: Job) {
+        let t0 = Console.now()
+        var json = JSON()
+        json.add("input", job.input)
+        json.add("output", job.output)
+        var status = "ok"
+        var failure: String? = nil
+        var size: Size? = nil
+        if ifNewer && isUpToDate(job) {
+            status = "skipped"
+        } else {
+            do {
+                try makeParent(of: job.output)
+                size = try JobProcessor.run(job, settings)
+            } catch {
+                status = "failed"
+                let message = "\(error)"
+                Console.err("imgscale: \(job.input): \(message)")
+                failure = message
+            }
+        }
+        json.add("status", status)
+        json.add("error", failure)
+        json.add("width", size?.width)
+        json.add("height", size?.height)
+        json.add("ms", Int(((Console.now() - t0) * 1000).rounded()))
+        state.withLock { s in
+            switch status {
+            case "ok": s.counts.ok += 1
+            case "skipped": s.counts.skipped += 1
+            default: s.counts.failed += 1
+            }
+            if let report { Console.write(report, json.text + "\n") }
+            let now = Console.now()
+            // Redrawn at most ten times a second: a terminal is slower than thumbnails.
+            if progress && (now - s.lastDraw >= 0.1 || s.counts.ok + s.counts.failed + s.counts.skipped == jobs.count) {
+                s.lastDraw = now
+                let done = s.counts.ok + s.counts.failed + s.counts.skipped
+                let rate = Double(done) / max(now - start, 1e-3)
+                Console.write(2, "\r\u{1B}[K[\(done)/\(jobs.count)] \(s.counts.ok) ok, \(s.counts.failed) failed, \(s.counts.skipped) skipped, \(format(rate, digits: 1)) files/s")
+            }
+        }
+    }
+
+    /// Like make: an output at least as new as its input needs no rebuild.
+    private func isUpToDate(_ job: Job) -> Bool {
+        var i = stat(), o = stat()
+        guard stat(job.input, &i) == 0, stat(job.output, &o) == 0 else { return false }
+        return (o.st_mtim.tv_sec, o.st_mtim.tv_nsec) >= (i.st_mtim.tv_sec, i.st_mtim.tv_nsec)
+    }
+
+    private func makeParent(of path: String) throws {
+        guard path != "-", let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let dir = String(path[..<slash])
+        var st = stat()
+        if stat(dir, &st) == 0 {
+            if (st.st_mode & S_IFMT) != S_IFDIR { throw FileError.write("not a directory", path: dir) }
+            return
+        }
+        try makeParent(of: dir)
+        if mkdir(dir, 0o777) != 0 && errno != EEXIST {
+            throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: dir)
+        }
+    }
+}
+
+func format(_ value: Double, digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let n = Int((value * scale).rounded())
+    let whole = n / Int(scale), frac = n % Int(scale)
+    let f = String(frac)
+    return digits == 0 ? String(whole) : "\(whole).\(String(repeating: "0", count: digits - f.count))\(f)"
+}

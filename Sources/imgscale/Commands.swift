@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// The command table: every subcommand, its options and help, in `--help` order.
+enum Commands {
+    static let version = "0.1.0"
+
+    static let outputOptions: [OptionSpec] = [
+        OptionSpec("output", short: "o", value: "OUTPUT", "output file for a single input ('-' for stdout)"),
+        OptionSpec("out-dir", value: "DIR", "write each output into DIR (created if needed)"),
+        OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} {dir} {w} {h} (default {name})"),
+        OptionSpec("format", value: "png|jpeg", "output format, replacing the name's extension"),
+        OptionSpec("quality", value: "N", "JPEG quality 1-100 (default 85)"),
+        OptionSpec("compression", value: "N", "PNG zlib level 0-9 (default 6)"),
+        OptionSpec("background", value: "RRGGBB", "colour behind alpha when writing JPEG (default ffffff)"),
+        OptionSpec("progressive", "write progressive JPEG"),
+        OptionSpec("subsampling", value: "444|422|420", "JPEG chroma subsampling (default 420)"),
+        OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
+        OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
+        OptionSpec("max-pixels", value: "N", "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
+        OptionSpec("jobs", short: "j", value: "N", "files processed at once (default: number of cores)"),
+        OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
+        OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
+        OptionSpec("if-newer", "skip inputs whose output exists and is not older"),
+        OptionSpec("shard", value: "K/N", "process only the K-th of N slices of the inputs"),
+        OptionSpec("report", value: "PATH", "write a JSON line per input to PATH ('-' = stdout)"),
+        OptionSpec("progress", value: "auto|always|never", "progress on stderr (default auto: only on a terminal)"),
+        OptionSpec("quiet", short: "q", "no summary line"),
+    ]
+
+    static let originOption = OptionSpec("origin", value: "top-left|bottom-left", "corner rect coordinates start from (default top-left)")
+    static let gravityOption = OptionSpec("gravity", value: "G", "where the crop sits: centre north south east west northeast northwest southeast southwest")
+
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "fill", summary: "Scale to fill WxH exactly, cropping the overflow with the aspect ratio kept.",
+            usage: "imgscale fill --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G] INPUT... (-o OUTPUT | --out-dir DIR)",
+            examples: ["imgscale fill --size 256x256 photo.jpg -o thumb.jpg",
+                       "imgscale fill --size 128x128 --from 362,449,260,160 photo.jpg -o face.png",
+                       "imgscale fill --size=200x200 -j2 --out-dir thumbs --name '{stem}_{w}x{h}.jpg' *.jpg"],
+            details: "--from limits the source to a rect (clipped to the image) before the aspect fill.",
+            options: [OptionSpec("size", value: "WxH", "target size (required)"),
+                      OptionSpec("from", value: "X,Y,W,H", "fill from this part of the image only"),
+                      originOption, gravityOption] + outputOptions,
+            run: { try runImages($0, operation: fillOperation($0)) }),
+        CommandSpec(
+            name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
+            usage: "imgscale crop --rect X,Y,W,H [--origin top-left|bottom-left] INPUT... (-o OUTPUT | --out-dir DIR)",
+            examples: ["imgscale crop --rect 10,20,300,200 photo.jpg -o part.jpg",
+                       "imgscale crop --rect 0,0,100,50 --origin bottom-left page.png -o footer.png"],
+            details: "",
+            options: [OptionSpec("rect", value: "X,Y,W,H", "the rect to cut (required)"), originOption] + outputOptions,
+            run: { args in
+                guard let r = args.value("rect") else { throw UsageError(message: "crop needs --rect X,Y,W,H") }
+                return try runImages(args, operation: .crop(try ValueParser.rect(r, option: "rect"), origin: try origin(args)))
+            }),
+        CommandSpec(
+            name: "fit", summary: "Scale to fit inside WxH with the aspect ratio kept; nothing is cropped.",
+            usage: "imgscale fit --size WxH INPUT... (-o OUTPUT | --out-dir DIR)",
+            examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg"],
+            details: "",
+            options: [OptionSpec("size", value: "WxH", "the box to fit in (required)")] + outputOptions,
+            run: { args in
+                guard let s = args.value("size") else { throw UsageError(message: "fit needs --size WxH") }
+                return try runImages(args, operation: .fit(try ValueParser.size(s, option: "size")))
+            }),
+        CommandSpec(
+            name: "plan", summary: "Print the source rect fill would use, as X,Y,W,H (top-left) on the last line; no pixels are read.",
+            usage: "imgscale plan --source WxH --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G] [--orientation N]",
+            examples: ["imgscale plan --source 4032x3024 --size 256x256",
+                       "imgscale plan --source 1000x800 --size 100x100 --from 362,449,260,160"],
+            details: "--orientation N (EXIF 1-8) takes --source as stored; the rect is in upright coordinates.",
+            options: [OptionSpec("source", value: "WxH", "source image size (required)"),
+                      OptionSpec("size", value: "WxH", "target size (required)"),
+                      OptionSpec("from", value: "X,Y,W,H", "fill from this part of the image only"),
+                      originOption, gravityOption,
+                      OptionSpec("orientation", value: "N", "EXIF orientation 1-8 of the source (default 1)")],
+            run: runPlan),
+        CommandSpec(
+            name: "convert", summary: "Decode and re-encode; the output format follows the output's extension.",
+            usage: "imgscale convert INPUT... (-o OUTPUT | --out-dir DIR) [--quality N] [--compression N] [--background RRGGBB]",
+            examples: ["imgscale convert photo.png -o photo.jpg --quality 90",
+                       "imgscale convert logo.png -o logo.jpg --background 000000",
+                       "imgscale convert --out-dir png --format png *.jpg"],
+            details: "",
+            options: outputOptions,
+            run: { try runImages($0, operation: .convert) }),
+        CommandSpec(
+            name: "info", summary: "Print format, size, channels, bit depth and EXIF orientation of each input.",
+            usage: "imgscale info [--json] INPUT...",
+            examples: ["imgscale info photo.jpg", "imgscale info --json *.png"],
+            details: "",
+            options: [OptionSpec("json", "print one JSON object per line"),
+                      OptionSpec("max-pixels", value: "N", "accepted for symmetry; info reads headers only")],
+            run: runInfo),
+    ]
+
+    static func origin(_ args: ParsedArguments) throws -> CoordinateOrigin {
+        try args.value("origin").map { try ValueParser.choice($0, option: "origin", as: CoordinateOrigin.self) } ?? .topLeft
+    }
+
+    static func fillOperation(_ args: ParsedArguments) throws -> Operation {
+        guard let s = args.value("size") else { throw UsageError(message: "fill needs --size WxH") }
+        let size = try ValueParser.size(s, option: "size")
+        let from = try args.value("from").map { try ValueParser.rect($0, option: "from") }
+        let gravity = try args.value("gravity").map { try ValueParser.choice($0, option: "gravity", as: Gravity.self) } ?? .centre
+        return .fill(size, from: from, origin: try origin(args), gravity: gravity)
+    }
+
+    static func runImages(_ args: ParsedArguments, operation: Operation) throws -> Int32 {
+        var settings = JobSettings(operation: operation)
+        if let q = args.value("quality") { settings.encode.quality = try ValueParser.int(q, option: "quality", range: 1...100) }
+        if let c = args.value("compression") { settings.encode.compression = try ValueParser.int(c, option: "compression", range: 0...9) }
+        if let b = args.value("background") {
+            guard let colour = RGBColor(hex: b) else { throw UsageError(message: "--background must be RRGGBB hex, like ffffff, not '\(b)'") }
+            settings.encode.background = colour
+        }
+        settings.encode.progressive = args.has("progressive")
+        if let s = args.value("subsampling") {
+            guard ["444", "422", "420"].contains(s) else { throw UsageError(message: "--subsampling must be 444, 422 or 420, not '\(s)'") }
+            settings.encode.subsampling = Int(s)!
+        }
+        if let m = args.value("max-pixels") { settings.decode.maxPixels = try ValueParser.int(m, option: "max-pixels", range: 0...Int.max) }
+        settings.autoOrient = !args.has("no-auto-orient")
+        settings.keepProfile = !args.has("strip-profile")
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let workers = try args.value("jobs").map { try ValueParser.int($0, option: "jobs", range: 1...1024) } ?? max(1, cores)
+        let progressMode = args.value("progress") ?? "auto"
+        guard ["auto", "always", "never"].contains(progressMode) else {
+            throw UsageError(message: "--progress must be auto, always or never, not '\(progressMode)'")
+        }
+        let jobs = try BatchPlanner(args: args, operation: operation).jobs()
+        var reportFD: Int32? = nil
+        if let report = args.value("report") {
+            if report == "-" {
+                reportFD = 1
+            } else {
+                let fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+                guard fd >= 0 else { throw UsageError(message: "--report \(report): \(String(cString: strerror(errno)))") }
+                reportFD = fd
+            }
+        }
+        defer { if let fd = reportFD, fd != 1 { close(fd) } }
+        let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)
+        return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"),
+                           progress: progress, quiet: args.has("quiet"), report: reportFD).run()
+    }
+
+    static func runPlan(_ args: ParsedArguments) throws -> Int32 {
+        guard let s = args.value("source") else { throw UsageError(message: "plan needs --source WxH") }
+        guard args.positionals.isEmpty else { throw UsageError(message: "plan reads no files; unexpected '\(args.positionals[0])'") }
+        var source = try ValueParser.size(s, option: "source")
+        if let o = args.value("orientation") {
+            let orientation = Orientation(rawValue: try ValueParser.int(o, option: "orientation", range: 1...8))!
+            if orientation.swapsAxes { source = Size(width: source.height, height: source.width) }
+        }
+        guard case .fill(let size, let from, let origin, let gravity) = try fillOperation(args) else { return 2 }
+        do {
+            let rect = try ImageScaler.plan(source: source, target: size, from: from, origin: origin, gravity: gravity)
+            let scale = Double(rect.width) / Double(size.width)
+            Console.out("source \(source), target \(size), scale \(format(scale, digits: 4))")
+            Console.out(rect.description)
+            return 0
+        } catch {
+            Console.err("imgscale: plan: \(error)")
+            return 1
+        }
+    }
+
+    static func runInfo(_ args: ParsedArguments) throws -> Int32 {
+        guard !args.positionals.isEmpty else { throw UsageError(message: "no input files") }
+        var status: Int32 = 0
+        for path in args.positionals {
+            do {
+                let info = try ImageCodec.info(try ImageFile.read(path))
+                let upright = info.uprightSize
+                if args.has("json") {
+                    var j = JSON()
+                    j.add("path", path)
+                    j.add("format", info.format.rawValue)
+                    j.add("width", info.size.width)
+                    j.add("height", info.size.height)
+                    j.add("channels", info.channels)
+                    j.add("bit_depth", info.bitDepth)
+                    j.add("color", info.colorModel)
+                    j.add("orientation", info.orientation.rawValue)
+                    j.add("upright_width", upright.width)
+                    j.add("upright_height", upright.height)
+                    j.add(info.format == .png ? "interlaced" : "progressive", info.interlaced)
+                    j.add("icc", info.iccProfile != nil)
+                    j.add("exif", info.exif != nil)
+                    Console.out(j.text)
+                } else {
+                    var line = "\(path): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel)), \(info.bitDepth)-bit"
+                    if info.format == .jpeg {
+                        line += ", orientation \(info.orientation.rawValue)"
+                        if info.orientation != .up { line += " (upright \(upright))" }
+                    }
+                    Console.out(line)
+                }
+            } catch {
+                Console.err("imgscale: \(path): \(error)")
+                status = 1
+            }
+        }
+        return status
+    }
+}

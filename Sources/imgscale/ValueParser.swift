@@ -1,0 +1,49 @@
+import ImageScaler
+
+/// Parses option values strictly: digits only, no signs or spaces where a size is asked,
+/// so `0x10`, `ax` or `64x` are usage errors rather than surprises.
+enum ValueParser {
+    static func int(_ text: String, option: String, range: ClosedRange<Int>) throws -> Int {
+        guard let v = Int(text), range.contains(v), text.first != "+" else {
+            throw UsageError(message: "--\(option) must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return v
+    }
+
+    static func positive(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let v = Int(text), v > 0 else { return nil }
+        return v
+    }
+
+    /// `WxH`, both positive.
+    static func size(_ text: String, option: String) throws -> Size {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = positive(parts[0]), let h = positive(parts[1]) else {
+            throw UsageError(message: "--\(option) must be WIDTHxHEIGHT with positive integers, like 256x256, not '\(text)'")
+        }
+        return Size(width: w, height: h)
+    }
+
+    /// `X,Y,W,H`: W and H positive; X and Y integers, negative allowed since the rect is
+    /// clipped to the image as CGImage.cropping(to:) does.
+    static func rect(_ text: String, option: String) throws -> Rect {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        func coordinate(_ s: Substring) -> Int? {
+            let digits = s.first == "-" ? s.dropFirst() : s
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(s)
+        }
+        guard parts.count == 4, let x = coordinate(parts[0]), let y = coordinate(parts[1]),
+              let w = positive(parts[2]), let h = positive(parts[3]) else {
+            throw UsageError(message: "--\(option) must be X,Y,W,H with integer X,Y and positive W,H, like 10,20,300,200, not '\(text)'")
+        }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable>(_ text: String, option: String, as: T.Type) throws -> T where T.RawValue == String {
+        if let v = T(rawValue: text) { return v }
+        if T.self == Gravity.self && text == "center" { return Gravity.centre as! T }
+        let names = T.allCases.map(\.rawValue).joined(separator: "|")
+        throw UsageError(message: "--\(option) must be one of \(names), not '\(text)'")
+    }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Exit statuses: 0 success, 1 an input failed (the rest still done), 2 usage error.
+func main(_ argv: [String]) -> Int32 {
+    // A full disk or `ulimit -f` must fail one write with an error, not kill the
+    // batch; a closed stdout pipe likewise.
+    signal(SIGXFSZ, SIG_IGN)
+    signal(SIGPIPE, SIG_IGN)
+
+    let topUsage = "usage: imgscale COMMAND [OPTIONS] INPUT...   (imgscale --help for commands)"
+    guard let first = argv.first else {
+        Console.err("imgscale: no command given")
+        Console.err(topUsage)
+        return 2
+    }
+    switch first {
+    case "--version", "-V", "version":
+        Console.out("imgscale \(Commands.version)")
+        return 0
+    case "--help", "-h", "help":
+        if argv.count > 1, let c = Commands.all.first(where: { $0.name == argv[1] }) {
+            Console.out(c.help)
+        } else {
+            Console.out(topHelp())
+        }
+        return 0
+    default:
+        break
+    }
+    guard let command = Commands.all.first(where: { $0.name == first }) else {
+        Console.err("imgscale: unknown command '\(first)'")
+        Console.err(topUsage)
+        return 2
+    }
+    let rest = Array(argv.dropFirst())
+    do {
+        let parser = ArgumentParser(options: command.options + [OptionSpec("help", short: "h", "show this help")])
+        let args = try parser.parse(rest)
+        if args.has("help") {
+            Console.out(command.help)
+            return 0
+        }
+        return try command.run(args)
+    } catch let error as UsageError {
+        Console.err("imgscale \(command.name): \(error.message)")
+        Console.err("usage: \(command.usage)")
+        return 2
+    } catch {
+        Console.err("imgscale \(command.name): \(error)")
+        return 1
+    }
+}
+
+func topHelp() -> String {
+    var lines = [
+        "imgscale \(Commands.version): resize and crop PNG and JPEG images, deterministically.",
+        "",
+        "usage: imgscale COMMAND [OPTIONS] INPUT...",
+        "",
+        "commands:",
+    ]
+    for c in Commands.all {
+        lines.append("  " + c.name + String(repeating: " ", count: 10 - c.name.count) + c.summary)
+        lines.append("            e.g. " + c.examples[0])
+    }
+    lines += ["",
+              "Run 'imgscale COMMAND --help' for a command's options.",
+              "Exit status: 0 success, 1 an input failed (others still done), 2 usage error."]
+    return lines.joined(separator: "\n")
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())))
