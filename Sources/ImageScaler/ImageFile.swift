@@ -32,16 +32,61 @@ public enum ImageFile {
         return bytes
     }
 
-    /// Writes `bytes` to `path` atomically (`-` is stdout). The temporary file is
-    /// `.<name>.imgscale-XXXXXX` beside the target and is removed on any failure.
+    /// Writes `bytes` to `path` atomically (`-` is stdout). The data goes into an
+    /// unnamed O_TMPFILE in the target directory, which a crash or `kill -9` simply
+    /// discards; only the complete file is given a name. Where O_TMPFILE is not
+    /// supported, a `.<name>.imgscale-XXXXXX` temporary is used and removed on failure.
     public static func write(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             try writeAll(bytes, fd: STDOUT_FILENO, path: path)
             return
         }
         let slash = path.lastIndex(of: "/")
-        let dir = slash.map { String(path[...$0]) } ?? ""
+        let dir = slash.map { String(path[...$0]) } ?? "./"
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let mode = 0o666 & ~processUmask
+        let fd = open(dir, oTmpfile | O_WRONLY | O_CLOEXEC, mode)
+        if fd < 0 {
+            guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
+                throw FileError.write(errnoText(), path: path)
+            }
+            try writeThroughNamedTemporary(bytes, to: path, dir: dir, name: name)
+            return
+        }
+        do {
+            try writeAll(bytes, fd: fd, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        let procPath = "/proc/self/fd/\(fd)"
+        defer { close(fd) }
+        // Linking straight to the final name is atomic when nothing is there yet;
+        // replacing a file needs a named temporary renamed over it.
+        if linkat(AT_FDCWD, procPath, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return }
+        guard errno == EEXIST else { throw FileError.write(errnoText(), path: path) }
+        var suffix = UInt64(getpid()) << 20 ^ UInt64(fd)
+        for _ in 0..<100 {
+            let temp = "\(dir).\(name).imgscale-\(String(suffix, radix: 36))"
+            if linkat(AT_FDCWD, procPath, AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 {
+                guard rename(temp, path) == 0 else {
+                    let reason = errnoText()
+                    unlink(temp)
+                    throw FileError.write(reason, path: path)
+                }
+                return
+            }
+            guard errno == EEXIST else { throw FileError.write(errnoText(), path: path) }
+            suffix = suffix &* 6364136223846793005 &+ 1442695040888963407
+        }
+        throw FileError.write("no free temporary name", path: path)
+    }
+
+    /// Linux's O_TMPFILE, which the Glibc module does not import: __O_TMPFILE
+    /// (020000000 on every Linux architecture glibc supports) with O_DIRECTORY.
+    private static let oTmpfile: Int32 = 0o20000000 | O_DIRECTORY
+
+    private static func writeThroughNamedTemporary(_ bytes: [UInt8], to path: String, dir: String, name: String) throws {
         var template = Array("\(dir).\(name).imgscale-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw FileError.write(errnoText(), path: path) }

@@ -1,0 +1,82 @@
+import XCTest
+import Foundation
+
+/// Runs the built `imgscale` binary as a user would and captures what it prints.
+struct CLI {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static let binary: String = {
+        // The test bundle runs from the build products directory, beside imgscale.
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("imgscale").path
+    }()
+
+    static let root: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    static let testImages = root + "/TestImages"
+    static let testdata = root + "/../shared/testdata"
+
+    @discardableResult
+    static func run(_ args: [String], stdin: Data? = nil, cwd: String? = nil) -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try! p.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let errData = errBox.data
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func tempDir() -> String {
+        let path = NSTemporaryDirectory() + "imgscale-cli-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func files(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    static func sharedDir(_ sub: String) throws -> String {
+        let path = testdata + "/" + sub
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw XCTSkip("SKIPPED: \(path) is not present; CLI checks on ../shared/testdata did not run")
+        }
+        return path
+    }
+
+    /// "WxH" from `imgscale info`'s line for a file.
+    static func size(_ path: String) -> String? {
+        let r = run(["info", "--json", path])
+        guard r.status == 0, let data = r.stdout.data(using: .utf8),
+              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let w = obj["width"] as? Int, let h = obj["height"] as? Int else { return nil }
+        return "\(w)x\(h)"
+    }
+}

@@ -1,0 +1,106 @@
+import XCTest
+@testable import ImageScaler
+
+final class ResamplerTests: XCTestCase {
+    func testTwoColourShrinkHandComputed() throws {
+        // Columns 0-3 are 0, 4-7 are 200. Halving: output i is centred on source 2i+1 with
+        // a triangle 2 pixels wide each way. Output 1 weighs source 1..4 as 1/8 3/8 3/8 1/8,
+        // so 200/8 = 25; output 2 likewise 7/8 of 200 = 175; the edges renormalise to 0 and 200.
+        let image = try Fixtures.image("two-colour-8x8.png")
+        let out = Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: Size(width: 4, height: 4))
+        XCTAssertEqual(out.pixels, Array(repeating: [0, 25, 175, 200], count: 4).flatMap { $0 })
+    }
+
+    func testEnlargeIsBilinearInterpolation() {
+        // 2 pixels to 4: centres at 0.25, 0.75, 1.25, 1.75 source pixels; weights 1-|d|.
+        let image = PixelBuffer(width: 2, height: 1, channels: 1, pixels: [0, 100])
+        let out = Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: Size(width: 4, height: 1))
+        // Outputs 1 and 2 mix both pixels 3:1 and 1:3; outputs 0 and 3 sit within half a
+        // pixel of the edge, where the window holds one pixel and renormalises to it.
+        XCTAssertEqual(out.pixels, [0, 25, 75, 100])
+    }
+
+    func testIdentityIsExact() throws {
+        for name in ["scene-640x427.png", "alpha-disc-100x100.png", "gray-alpha-31x29.png", "checker-1px-64x64.png"] {
+            let image = try Fixtures.image(name)
+            XCTAssertEqual(Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: image.size), image, name)
+            // A 1:1 crop through the filter copies pixels exactly too.
+            let part = Rect(x: 3, y: 2, width: image.width - 5, height: image.height - 4)
+            let opaque = image.hasAlpha ? Flattener.flatten(image, onto: .white) : image
+            XCTAssertEqual(Resampler.resample(opaque, from: SamplingRect(part), to: part.size),
+                           try ImageScaler.crop(opaque, to: part), name)
+        }
+    }
+
+    func testCheckerboardShrinksToFlatGrey() throws {
+        let image = try Fixtures.image("checker-1px-64x64.png")
+        let out = Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: Size(width: 16, height: 16))
+        for v in out.pixels {
+            XCTAssertLessThanOrEqual(abs(Int(v) - 128), 4, "moire: \(v)")
+        }
+    }
+
+    func testAlphaHaloHasNoHiddenGreen() throws {
+        let image = try Fixtures.image("alpha-disc-100x100.png")
+        for size in [Size(width: 20, height: 20), Size(width: 33, height: 17), Size(width: 7, height: 7)] {
+            let out = Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: size)
+            var partial = 0
+            for i in 0..<(size.pixelCount) {
+                let px = Array(out.pixels[i * 4..<i * 4 + 4])
+                XCTAssertEqual(px[1], 0, "green leaked at \(i): \(px)")
+                XCTAssertEqual(px[2], 0)
+                if px[3] > 0 && px[3] < 255 {
+                    partial += 1
+                    XCTAssertGreaterThanOrEqual(px[0], 250, "edge darkened: \(px)")
+                }
+            }
+            XCTAssertGreaterThan(partial, 0, "the edge is antialiased")
+        }
+    }
+
+    func testEveryTargetSizeKeepsExactDimensionsAndConstantsStayConstant() {
+        for channels in 1...4 {
+            let value: UInt8 = channels == 2 || channels == 4 ? 255 : 173
+            let constant = PixelBuffer(width: 37, height: 23, channels: channels, value: value)
+            for w in 1...45 {
+                for h in stride(from: 1, through: 45, by: 4) {
+                    let out = Resampler.resample(constant, from: SamplingRect(Rect(size: constant.size)), to: Size(width: w, height: h))
+                    XCTAssertEqual(out.size, Size(width: w, height: h))
+                    XCTAssertTrue(out.pixels.allSatisfy { $0 == value }, "\(channels)ch \(w)x\(h)")
+                }
+            }
+        }
+        let semi = PixelBuffer(width: 9, height: 9, channels: 4, pixels: Array(repeating: [200, 100, 50, 128], count: 81).flatMap { $0 })
+        let out = Resampler.resample(semi, from: SamplingRect(Rect(size: semi.size)), to: Size(width: 4, height: 5))
+        XCTAssertTrue(stride(from: 0, to: out.pixels.count, by: 4).allSatisfy { out.pixels[$0 + 3] == 128 })
+    }
+
+    func testMeanStaysWithinOneWhenShrinking() throws {
+        let image = try Fixtures.image("scene-640x427.png")
+        func mean(_ p: PixelBuffer) -> [Double] {
+            (0..<3).map { c in Double(stride(from: c, to: p.pixels.count, by: 3).reduce(0) { $0 + Int(p.pixels[$1]) }) / Double(p.size.pixelCount) }
+        }
+        let before = mean(image)
+        for size in [Size(width: 320, height: 213), Size(width: 64, height: 43), Size(width: 17, height: 11), Size(width: 640, height: 100)] {
+            let after = mean(Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: size))
+            for c in 0..<3 { XCTAssertLessThanOrEqual(abs(before[c] - after[c]), 1, "\(size) channel \(c)") }
+        }
+    }
+
+    func testFractionalRectSharesTheGrid() {
+        // Sampling [1.5, 3.5) of a ramp at 1:1 lands exactly between pixels.
+        let ramp = PixelBuffer(width: 6, height: 1, channels: 1, pixels: [0, 10, 20, 30, 40, 50])
+        let out = Resampler.resample(ramp, from: SamplingRect(x: 1.5, y: 0, width: 2, height: 1), to: Size(width: 2, height: 1))
+        XCTAssertEqual(out.pixels, [15, 25])
+    }
+
+    func testFillOutputIsExactlyTheTarget() throws {
+        let image = try Fixtures.image("gradient-rgb-odd-37x23.png")
+        for w in 1...30 {
+            for h in [1, 5, 23, 40] {
+                let out = try ImageScaler.scaleToFill(image, in: Size(width: w, height: h))
+                XCTAssertEqual(out.size, Size(width: w, height: h))
+            }
+        }
+    }
+}
