@@ -7,7 +7,7 @@ import ImageScaler
 /// collisions, `-o` with several inputs, unknown extensions) before any work starts.
 struct BatchPlanner {
     let args: ParsedArguments
-    let operation: Operation
+    let operation: ImageOperation
 
     func jobs() throws -> [Job] {
         var inputs = args.positionals

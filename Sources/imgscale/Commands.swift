@@ -101,7 +101,7 @@ enum Commands {
         try args.value("origin").map { try ValueParser.choice($0, option: "origin", as: CoordinateOrigin.self) } ?? .topLeft
     }
 
-    static func fillOperation(_ args: ParsedArguments) throws -> Operation {
+    static func fillOperation(_ args: ParsedArguments) throws -> ImageOperation {
         guard let s = args.value("size") else { throw UsageError(message: "fill needs --size WxH") }
         let size = try ValueParser.size(s, option: "size")
         let from = try args.value("from").map { try ValueParser.rect($0, option: "from") }
@@ -109,7 +109,7 @@ enum Commands {
         return .fill(size, from: from, origin: try origin(args), gravity: gravity)
     }
 
-    static func runImages(_ args: ParsedArguments, operation: Operation) throws -> Int32 {
+    static func runImages(_ args: ParsedArguments, operation: ImageOperation) throws -> Int32 {
         var settings = JobSettings(operation: operation)
         if let q = args.value("quality") { settings.encode.quality = try ValueParser.int(q, option: "quality", range: 1...100) }
         if let c = args.value("compression") { settings.encode.compression = try ValueParser.int(c, option: "compression", range: 0...9) }

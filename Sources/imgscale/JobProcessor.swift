@@ -5,9 +5,7 @@ import ImageScaler
 enum JobProcessor {
     static func run(_ job: Job, _ settings: JobSettings) throws -> Size {
         let data = try ImageFile.read(job.input)
-        let (decoded, info) = try ImageCodec.decode(data, options: settings.decode)
-        let image = settings.autoOrient ? Orienter.upright(decoded, info.orientation) : decoded
-        let result = try settings.operation.apply(image)
+        let (result, info) = try settings.operation.perform(on: data, decode: settings.decode, autoOrient: settings.autoOrient)
         var encode = settings.encode
         if settings.keepProfile, let icc = info.iccProfile, profile(icc, fits: result.channels) {
             encode.iccProfile = icc

@@ -2,7 +2,7 @@ import ImageScaler
 
 /// Everything a job needs besides its paths, shared by every job of a batch.
 struct JobSettings {
-    var operation: Operation
+    var operation: ImageOperation
     var decode = DecodeOptions()
     var encode = EncodeOptions()
     var autoOrient = true

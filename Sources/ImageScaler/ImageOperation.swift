@@ -1,0 +1,77 @@
+/// One geometric operation on an upright image, and the whole path from file bytes to
+/// its result: decode (JPEG shrink-on-load when it cannot hurt), orient, then apply.
+/// All geometry is in the upright image's coordinates.
+public enum ImageOperation: Sendable {
+    case fill(Size, from: Rect?, origin: CoordinateOrigin, gravity: Gravity)
+    case crop(Rect, origin: CoordinateOrigin)
+    case fit(Size)
+    case convert
+
+    /// The size the operation asks for, when it has one (`{w}`/`{h}` in output names).
+    public var requestedSize: Size? {
+        switch self {
+        case .fill(let size, _, _, _), .fit(let size): return size
+        case .crop(let rect, _): return rect.size
+        case .convert: return nil
+        }
+    }
+
+    /// Applies the operation to an already upright image.
+    public func apply(_ image: PixelBuffer) throws -> PixelBuffer {
+        switch self {
+        case .fill(let size, let from, let origin, let gravity):
+            return try ImageScaler.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity)
+        case .crop(let rect, let origin):
+            return try ImageScaler.crop(image, to: rect, origin: origin)
+        case .fit(let size):
+            return try ImageScaler.scaleToFit(image, in: size)
+        case .convert:
+            return image
+        }
+    }
+
+    /// Decodes `data` and applies the operation. For a JPEG that is being shrunk, the
+    /// decoder's DCT scaling does the first, cheap part of the reduction (see
+    /// `ShrinkOnLoad`) and the triangle filter the rest, over the same source rect.
+    public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true) throws -> (PixelBuffer, ImageInfo) {
+        if ImageFormat.sniff(data) == .jpeg {
+            let info = try JPEGCodec.info(data)
+            try decode.check(info.size)
+            guard let (rect, target) = try samplingPlan(for: info, autoOrient: autoOrient) else {
+                return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
+            }
+            let factor = ShrinkOnLoad.factor(sampling: rect.size, into: target)
+            if factor > 1 {
+                var options = decode
+                options.shrink = factor
+                let (stored, _) = try JPEGCodec.decode(data, options: options)
+                let orientation = autoOrient ? info.orientation : .up
+                let image = Orienter.upright(stored, orientation)
+                let sampling = ShrinkOnLoad.samplingRect(rect, factor: factor, uprightFull: orientation.swapsAxes
+                    ? Size(width: info.size.height, height: info.size.width) : info.size,
+                    uprightReduced: image.size, orientation: orientation)
+                return (Resampler.resample(image, from: sampling, to: target), info)
+            }
+        }
+        return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
+    }
+
+    private func decodeAndApply(_ data: [UInt8], decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {
+        let (decoded, info) = try ImageCodec.decode(data, options: decode)
+        let image = autoOrient ? Orienter.upright(decoded, info.orientation) : decoded
+        return (try apply(image), info)
+    }
+
+    /// The source rect and output size of a scaling operation, from the header alone.
+    private func samplingPlan(for info: ImageInfo, autoOrient: Bool) throws -> (Rect, Size)? {
+        let size = autoOrient ? info.uprightSize : info.size
+        switch self {
+        case .fill(let target, let from, let origin, let gravity):
+            return (try ImageScaler.plan(source: size, target: target, from: from, origin: origin, gravity: gravity), target)
+        case .fit(let box):
+            return (Rect(size: size), try AspectFill.fitSize(size, in: box))
+        case .crop, .convert:
+            return nil
+        }
+    }
+}
