@@ -184,8 +184,8 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *in
     return r;
 }
 
-int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, cjpeg_output *output,
-                       char *err, size_t err_size) {
+int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, uint32_t crop_x, uint32_t crop_width,
+                       cjpeg_output *output, char *err, size_t err_size) {
     if (setjmp(r->error.jump)) {
         copy_message(err, err_size, r->error.message);
         return -1;
@@ -206,6 +206,13 @@ int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, cjpeg_output *output,
     r->cinfo.scale_denom = (unsigned int)scale_denom;
     jpeg_start_decompress(&r->cinfo);
     r->started = 1;
+    output->x_offset = 0;
+    if (crop_width > 0 && crop_x + crop_width <= r->cinfo.output_width &&
+        crop_width < r->cinfo.output_width) {
+        JDIMENSION x = crop_x, w = crop_width;
+        jpeg_crop_scanline(&r->cinfo, &x, &w);
+        output->x_offset = x;
+    }
     output->width = r->cinfo.output_width;
     output->height = r->cinfo.output_height;
     output->channels = r->cinfo.output_components;
@@ -220,17 +227,36 @@ int cjpeg_reader_read(cjpeg_reader *r, uint8_t *pixels, size_t stride, uint32_t 
         copy_message(err, err_size, r->error.message);
         return -1;
     }
+    /* Up to 16 rows a call: libjpeg emits a whole iMCU row (8 or 16 lines at full
+       size) at once, and fewer calls cost less than one per line. */
     while (done < max_rows && r->cinfo.output_scanline < r->cinfo.output_height) {
-        JSAMPROW row = pixels + (size_t)done * stride;
-        done += jpeg_read_scanlines(&r->cinfo, &row, 1);
+        JSAMPROW rows[16];
+        uint32_t n = max_rows - done < 16 ? max_rows - done : 16;
+        for (uint32_t i = 0; i < n; i++) {
+            rows[i] = pixels + (size_t)(done + i) * stride;
+        }
+        done += jpeg_read_scanlines(&r->cinfo, rows, n);
     }
     return (int)done;
+}
+
+int cjpeg_reader_skip(cjpeg_reader *r, uint32_t rows, char *err, size_t err_size) {
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    return (int)jpeg_skip_scanlines(&r->cinfo, rows);
 }
 
 int cjpeg_reader_finish(cjpeg_reader *r, char *err, size_t err_size) {
     if (setjmp(r->error.jump)) {
         copy_message(err, err_size, r->error.message);
         return -1;
+    }
+    while (r->cinfo.output_scanline < r->cinfo.output_height) {
+        if (jpeg_skip_scanlines(&r->cinfo, r->cinfo.output_height - r->cinfo.output_scanline) == 0) {
+            break;
+        }
     }
     jpeg_finish_decompress(&r->cinfo);
     r->started = 0;

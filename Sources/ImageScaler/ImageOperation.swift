@@ -30,30 +30,31 @@ public enum ImageOperation: Sendable {
         }
     }
 
-    /// Decodes `data` and applies the operation. For a JPEG that is being shrunk, the
-    /// decoder's DCT scaling does the first, cheap part of the reduction (see
-    /// `ShrinkOnLoad`) and the triangle filter the rest, over the same source rect.
+    /// Decodes `data` and applies the operation. A JPEG being scaled is decoded only as
+    /// far as needed: at 1/2, 1/4 or 1/8 size when that still leaves the triangle filter
+    /// at least 2x (`ShrinkOnLoad`), and only over the rows and columns the filter reads.
+    /// It is resampled in stored orientation and the small result turned upright.
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true) throws -> (PixelBuffer, ImageInfo) {
-        if ImageFormat.sniff(data) == .jpeg {
-            let info = try JPEGCodec.info(data)
-            try decode.check(info.size)
-            guard let (rect, target) = try samplingPlan(for: info, autoOrient: autoOrient) else {
-                return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
-            }
-            let factor = ShrinkOnLoad.factor(sampling: rect.size, into: target)
-            if factor > 1 {
-                var options = decode
-                options.shrink = factor
-                let (stored, _) = try JPEGCodec.decode(data, options: options)
-                let orientation = autoOrient ? info.orientation : .up
-                let image = Orienter.upright(stored, orientation)
-                let sampling = ShrinkOnLoad.samplingRect(rect, factor: factor, uprightFull: orientation.swapsAxes
-                    ? Size(width: info.size.height, height: info.size.width) : info.size,
-                    uprightReduced: image.size, orientation: orientation)
-                return (Resampler.resample(image, from: sampling, to: target), info)
-            }
+        guard ImageFormat.sniff(data) == .jpeg else { return try decodeAndApply(data, decode: decode, autoOrient: autoOrient) }
+        let info = try JPEGCodec.info(data)
+        try decode.check(info.size)
+        guard let (rect, target) = try samplingPlan(for: info, autoOrient: autoOrient) else {
+            return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
-        return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
+        let orientation = autoOrient ? info.orientation : .up
+        let factor = ShrinkOnLoad.factor(sampling: rect.size, into: target)
+        // libjpeg maps stored x to x/factor exactly, so the plan goes to stored
+        // coordinates first and is scaled there.
+        let sampling = orientation.storedRect(SamplingRect(rect), stored: info.size).scaled(by: 1 / Double(factor))
+        let storedTarget = orientation.swapsAxes ? Size(width: target.height, height: target.width) : target
+        let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
+        let needed = ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced)
+        var options = decode
+        options.shrink = factor
+        let (part, origin, _) = try JPEGCodec.decode(data, options: options, region: needed)
+        let local = SamplingRect(x: sampling.x - Double(origin.x), y: sampling.y - Double(origin.y),
+                                 width: sampling.width, height: sampling.height)
+        return (Orienter.upright(Resampler.resample(part, from: local, to: storedTarget), orientation), info)
     }
 
     private func decodeAndApply(_ data: [UInt8], decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {

@@ -19,6 +19,17 @@ public enum JPEGCodec {
     /// Decodes at 1/`options.shrink` size (libjpeg's DCT scaling, the cheapest way to a
     /// thumbnail: most of the IDCT work is skipped).
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
+        let (image, _, info) = try decode(data, options: options, region: nil)
+        return (image, info)
+    }
+
+    /// Decodes at 1/`options.shrink` size, and when `region` (in the shrunk image's
+    /// stored pixel coordinates) is given, only the part of the image covering it: rows
+    /// above and below are skipped and columns outside cropped, so their IDCT,
+    /// upsampling and colour conversion never run. Returns the decoded pixels and where
+    /// they sit in the shrunk image; that rect contains `region` (columns start at an
+    /// iMCU boundary), and its pixels equal the same pixels of a whole decode.
+    public static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?) throws -> (PixelBuffer, Rect, ImageInfo) {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
             var message = ShimMessage()
@@ -30,11 +41,22 @@ public enum JPEGCodec {
             try options.check(info.size)
             var output = cjpeg_output()
             let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
-            guard message.with({ cjpeg_reader_start(reader, Int32(shrink), &output, $0, $1) }) == 0 else {
+            let cropX = UInt32(region?.x ?? 0), cropW = UInt32(region?.width ?? 0)
+            guard message.with({ cjpeg_reader_start(reader, Int32(shrink), cropX, cropW, &output, $0, $1) }) == 0 else {
                 throw DecodeError.jpeg(message.text)
             }
-            let width = Int(output.width), height = Int(output.height), channels = Int(output.channels)
-            var pixels = [UInt8](repeating: 0, count: width * height * channels)
+            let width = Int(output.width), channels = Int(output.channels)
+            let fullHeight = Int(output.height)
+            let firstRow = min(max(region?.y ?? 0, 0), fullHeight - 1)
+            let endRow = min(region.map { $0.maxY } ?? fullHeight, fullHeight)
+            let height = endRow - firstRow
+            var skipped = 0
+            while skipped < firstRow {
+                let n = message.with { cjpeg_reader_skip(reader, UInt32(firstRow - skipped), $0, $1) }
+                guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "cannot skip scanlines") }
+                skipped += Int(n)
+            }
+            var pixels = PixelBuffer.samples(count: width * height * channels)
             let stride = width * channels
             var row = 0
             try pixels.withUnsafeMutableBufferPointer { out in
@@ -55,7 +77,7 @@ public enum JPEGCodec {
             } else {
                 image = PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
             }
-            return (image, info)
+            return (image, Rect(x: Int(output.x_offset), y: firstRow, width: width, height: height), info)
         }
     }
 

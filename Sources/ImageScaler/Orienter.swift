@@ -6,25 +6,30 @@ public enum Orienter {
         let (w, h, ch) = (image.width, image.height, image.channels)
         let outW = orientation.swapsAxes ? h : w
         let outH = orientation.swapsAxes ? w : h
-        var out = [UInt8](repeating: 0, count: image.pixels.count)
+        // The stored pixel under upright (x, y) is affine in x and y, so each case is a
+        // start pixel and a step (in stored pixels) per upright column and per row.
+        let (start, dx, dy): (Int, Int, Int)
+        switch orientation {
+        case .up: (start, dx, dy) = (0, 1, w)
+        case .upMirrored: (start, dx, dy) = (w - 1, -1, w)
+        case .down: (start, dx, dy) = ((h - 1) * w + w - 1, -1, -w)
+        case .downMirrored: (start, dx, dy) = ((h - 1) * w, 1, -w)
+        case .leftMirrored: (start, dx, dy) = (0, w, 1)
+        case .right: (start, dx, dy) = ((h - 1) * w, -w, 1)
+        case .rightMirrored: (start, dx, dy) = ((h - 1) * w + w - 1, -w, -1)
+        case .left: (start, dx, dy) = (w - 1, w, -1)
+        }
+        var out = PixelBuffer.samples(count: image.pixels.count)
         image.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
+                let s = src.baseAddress!, d = dst.baseAddress!
                 for y in 0..<outH {
-                    for x in 0..<outW {
-                        // The stored pixel that lands at upright (x, y).
-                        let (sx, sy): (Int, Int)
-                        switch orientation {
-                        case .up: (sx, sy) = (x, y)
-                        case .upMirrored: (sx, sy) = (w - 1 - x, y)
-                        case .down: (sx, sy) = (w - 1 - x, h - 1 - y)
-                        case .downMirrored: (sx, sy) = (x, h - 1 - y)
-                        case .leftMirrored: (sx, sy) = (y, x)
-                        case .right: (sx, sy) = (y, h - 1 - x)
-                        case .rightMirrored: (sx, sy) = (w - 1 - y, h - 1 - x)
-                        case .left: (sx, sy) = (w - 1 - y, x)
-                        }
-                        let s = (sy * w + sx) * ch, d = (y * outW + x) * ch
-                        for c in 0..<ch { dst[d + c] = src[s + c] }
+                    var from = (start + y * dy) * ch
+                    var to = y * outW * ch
+                    for _ in 0..<outW {
+                        for c in 0..<ch { d[to + c] = s[from + c] }
+                        from += dx * ch
+                        to += ch
                     }
                 }
             }

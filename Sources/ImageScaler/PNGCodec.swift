@@ -26,7 +26,7 @@ public enum PNGCodec {
             defer { cpng_reader_close(reader) }
             let info = makeInfo(raw)
             try options.check(info.size)
-            var pixels = [UInt8](repeating: 0, count: info.size.pixelCount * info.channels)
+            var pixels = PixelBuffer.samples(count: info.size.pixelCount * info.channels)
             let status = pixels.withUnsafeMutableBufferPointer { out in
                 message.with { cpng_reader_read(reader, out.baseAddress, info.size.width * info.channels, $0, $1) }
             }

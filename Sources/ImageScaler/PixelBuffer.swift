@@ -27,6 +27,12 @@ public struct PixelBuffer: Equatable, Sendable {
                   pixels: [UInt8](repeating: value, count: width * height * channels))
     }
 
+    /// Storage for `count` samples that a decoder or pass is about to overwrite in full:
+    /// skipping the zero fill saves a pass over memory (and its page faults) per image.
+    static func samples(count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
     public var size: Size { Size(width: width, height: height) }
     public var bytesPerRow: Int { width * channels }
     public var hasAlpha: Bool { channels == 2 || channels == 4 }

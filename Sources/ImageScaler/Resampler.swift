@@ -21,7 +21,7 @@ public enum Resampler {
         // Stage 1: the rows the vertical pass needs, premultiplied and horizontally resampled.
         var temp: [UInt8]
         if needH || image.hasAlpha {
-            temp = [UInt8](repeating: 0, count: rows.count * tempWidth * ch)
+            temp = PixelBuffer.samples(count: rows.count * tempWidth * ch)
             let horizontal = needH
                 ? ResampleWeights(inSize: image.width, start: rect.x, length: rect.width, outSize: size.width) : nil
             var scratch = [UInt8](repeating: 0, count: image.bytesPerRow)
@@ -53,7 +53,7 @@ public enum Resampler {
         var result: [UInt8]
         if needV {
             let base = (needH || image.hasAlpha) ? rows.lowerBound : 0
-            result = [UInt8](repeating: 0, count: size.width * size.height * ch)
+            result = PixelBuffer.samples(count: size.width * size.height * ch)
             temp.withUnsafeBufferPointer { src in
                 result.withUnsafeMutableBufferPointer { dst in
                     convolveColumns(src.baseAddress!, rowBytes: tempWidth * ch, firstRow: base,
@@ -87,20 +87,41 @@ public enum Resampler {
         w.first.withUnsafeBufferPointer { first in
             w.count.withUnsafeBufferPointer { count in
                 w.coefficients.withUnsafeBufferPointer { coeffs in
-                    for x in 0..<w.outSize {
-                        let start = src + Int(first[x]) * ch
-                        let k = coeffs.baseAddress! + x * w.taps
-                        let n = Int(count[x])
-                        for c in 0..<ch {
-                            var sum = half
-                            for t in 0..<n {
-                                sum &+= Int32(start[t * ch + c]) &* k[t]
-                            }
-                            dst[x * ch + c] = clip8(sum)
-                        }
+                    let table = WeightTable(first: first.baseAddress!, count: count.baseAddress!,
+                                            coefficients: coeffs.baseAddress!, taps: w.taps, outSize: w.outSize)
+                    // One specialised loop per layout: the channel count becomes a constant,
+                    // so the per-tap work unrolls and stays in registers.
+                    switch ch {
+                    case 1: convolveRow(src, dst, table, Gray.self)
+                    case 2: convolveRow(src, dst, table, GrayAlpha.self)
+                    case 3: convolveRow(src, dst, table, RGB.self)
+                    default: convolveRow(src, dst, table, RGBA.self)
                     }
                 }
             }
+        }
+    }
+
+    @inline(__always)
+    private static func convolveRow<L: Layout>(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>,
+                                               _ w: WeightTable, _: L.Type) {
+        let n = L.channels
+        for x in 0..<w.outSize {
+            let p = src + Int(w.first[x]) * n
+            let k = w.coefficients + x * w.taps
+            var s0 = half, s1 = half, s2 = half, s3 = half
+            for t in 0..<Int(w.count[x]) {
+                let weight = k[t], q = p + t * n
+                s0 &+= Int32(q[0]) &* weight
+                if n > 1 { s1 &+= Int32(q[1]) &* weight }
+                if n > 2 { s2 &+= Int32(q[2]) &* weight }
+                if n > 3 { s3 &+= Int32(q[3]) &* weight }
+            }
+            let o = dst + x * n
+            o[0] = clip8(s0)
+            if n > 1 { o[1] = clip8(s1) }
+            if n > 2 { o[2] = clip8(s2) }
+            if n > 3 { o[3] = clip8(s3) }
         }
     }
 

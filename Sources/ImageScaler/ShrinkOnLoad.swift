@@ -10,17 +10,22 @@ public enum ShrinkOnLoad {
         return 1
     }
 
-    /// `rect` (upright, full-resolution pixels) in the coordinates of the upright image
-    /// decoded at 1/`factor`. libjpeg maps full-size x to x/factor, but rounds the
-    /// reduced size up; where orientation reverses an axis, that partial last pixel moves
-    /// to the start, so the rect shifts by the rounding to stay on the same content.
-    static func samplingRect(_ rect: Rect, factor: Int, uprightFull: Size, uprightReduced: Size,
-                             orientation: Orientation) -> SamplingRect {
-        var r = SamplingRect(rect).scaled(by: 1 / Double(factor))
-        let reversesX = [.upMirrored, .down, .right, .rightMirrored].contains(orientation)
-        let reversesY = [.down, .downMirrored, .rightMirrored, .left].contains(orientation)
-        if reversesX { r.x += Double(uprightReduced.width) - Double(uprightFull.width) / Double(factor) }
-        if reversesY { r.y += Double(uprightReduced.height) - Double(uprightFull.height) / Double(factor) }
-        return r
+    /// Pixels at the edge of a cropped decode that may differ from a whole decode:
+    /// libjpeg's fancy upsampling has no neighbour beyond the crop edge there.
+    public static let cropSlack = 2
+
+    /// The integral rows and columns of an image of size `image` to decode for
+    /// resampling `rect` to `target`: the rect widened by the filter's reach (its support,
+    /// `max(scale, 1)` source pixels, plus one for the window's rounding) and by
+    /// `cropSlack`, clipped to the image. Decoding only this gives the same output as
+    /// decoding everything.
+    public static func window(of rect: SamplingRect, into target: Size, within image: Size) -> Rect {
+        let reachX = (max(rect.width / Double(target.width), 1)).rounded(.up) + 1 + Double(cropSlack)
+        let reachY = (max(rect.height / Double(target.height), 1)).rounded(.up) + 1 + Double(cropSlack)
+        let x0 = max(0, Int((rect.x - reachX).rounded(.down)))
+        let y0 = max(0, Int((rect.y - reachY).rounded(.down)))
+        let x1 = min(image.width, Int((rect.x + rect.width + reachX).rounded(.up)))
+        let y1 = min(image.height, Int((rect.y + rect.height + reachY).rounded(.up)))
+        return Rect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
     }
 }

@@ -33,9 +33,12 @@ final class BatchRunner: @unchecked Sendable {
 
     /// Returns the exit status: 0 when every input succeeded or was skipped, else 1.
     func run() -> Int32 {
+        // Largest inputs first (by file size): with few workers, a big file picked up
+        // last would leave the other cores idle at the end of the batch.
+        let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = takeNext() {
-                runOne(jobs[index])
+                runOne(jobs[order[index]])
             }
         }
         let counts = state.withLock { $0.counts }
@@ -100,6 +103,11 @@ final class BatchRunner: @unchecked Sendable {
                 Console.write(2, "\r\u{1B}[K[\(done)/\(jobs.count)] \(s.counts.ok) ok, \(s.counts.failed) failed, \(s.counts.skipped) skipped, \(format(rate, digits: 1)) files/s")
             }
         }
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
     }
 
     /// Like make: an output at least as new as its input needs no rebuild.

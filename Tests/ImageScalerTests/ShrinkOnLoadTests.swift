@@ -60,3 +60,79 @@ final class ShrinkOnLoadTests: XCTestCase {
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg[2...]
     }
 }
+
+final class RegionDecodeTests: XCTestCase {
+    /// Decoding a region must give exactly the pixels of a whole decode there.
+    func testRegionEqualsTheSamePixelsOfAWholeDecode() throws {
+        var files = [Fixtures.testImages + "/scene-640x427.jpg", Fixtures.testImages + "/gradient-rgb-64x48.jpg"]
+        if let dir = try? Fixtures.shared("jpeg") {
+            files += ["testorig.jpg", "testimgint.jpg", "testimgari.jpg", "gray.jpg", "cmyk.jpg", "restart.jpg",
+                      "sub444.jpg", "sub422.jpg", "progressive.jpg"].map { dir + "/" + $0 }
+        }
+        for file in files {
+            let data = try ImageFile.read(file)
+            for shrink in [1, 2, 4, 8] {
+                let whole = try JPEGCodec.decode(data, options: DecodeOptions(shrink: shrink)).0
+                for region in [Rect(x: 0, y: 0, width: whole.width, height: whole.height),
+                               Rect(x: whole.width / 3, y: whole.height / 4, width: max(1, whole.width / 3), height: max(1, whole.height / 2)),
+                               Rect(x: whole.width - 1, y: whole.height - 1, width: 1, height: 1),
+                               Rect(x: 1, y: 5 % whole.height, width: max(1, whole.width - 2), height: 1)] {
+                    let (part, origin, _) = try JPEGCodec.decode(data, options: DecodeOptions(shrink: shrink), region: region)
+                    XCTAssertLessThanOrEqual(origin.x, region.x)
+                    XCTAssertGreaterThanOrEqual(origin.maxX, region.maxX, "\(file) 1/\(shrink) \(region)")
+                    XCTAssertEqual(origin.y, region.y)
+                    XCTAssertEqual(origin.height, region.height)
+                    // Fancy upsampling has no neighbour beyond a crop edge, so the outermost
+                    // pixels there may differ; `ShrinkOnLoad.cropSlack` keeps them unread.
+                    let k = ShrinkOnLoad.cropSlack
+                    let inner = Rect(x: origin.x == 0 ? 0 : k, y: origin.y == 0 ? 0 : k, width: 0, height: 0)
+                    let innerW = origin.width - inner.x - (origin.maxX == whole.width ? 0 : k)
+                    let innerH = origin.height - inner.y - (origin.maxY == whole.height ? 0 : k)
+                    guard innerW > 0, innerH > 0 else { continue }
+                    let interior = Rect(x: inner.x, y: inner.y, width: innerW, height: innerH)
+                    let got = try ImageScaler.crop(part, to: interior)
+                    let expected = try ImageScaler.crop(whole, to: Rect(x: origin.x + interior.x, y: origin.y + interior.y, width: innerW, height: innerH))
+                    if got != expected {
+                        let d = ImageDifference(got, expected)
+                        XCTFail("\(file.split(separator: "/").last!) 1/\(shrink) \(region): \(d.differingPixels) pixels differ, max \(d.maxDifference)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testStoredRectRoundTripsEveryOrientation() {
+        // A 4x3 stored image; the upright pixel (1,0) of each orientation, by the
+        // Orienter's pixel mapping, must be the stored rect storedRect returns.
+        let stored = Size(width: 4, height: 3)
+        var pixels: [UInt8] = []
+        for i in 0..<12 { pixels.append(UInt8(i)) }
+        let image = PixelBuffer(width: 4, height: 3, channels: 1, pixels: pixels)
+        for o in Orientation.allCases {
+            let upright = Orienter.upright(image, o)
+            for y in 0..<upright.height {
+                for x in 0..<upright.width {
+                    let r = o.storedRect(SamplingRect(x: Double(x), y: Double(y), width: 1, height: 1), stored: stored)
+                    XCTAssertEqual(r.width, 1)
+                    XCTAssertEqual(Int(r.y) * 4 + Int(r.x), Int(upright[x, y][0]), "\(o) (\(x),\(y))")
+                }
+            }
+        }
+    }
+
+    func testOrienterByHand() {
+        // Stored 3x2:  a b c / d e f
+        let image = PixelBuffer(width: 3, height: 2, channels: 1, pixels: [1, 2, 3, 4, 5, 6])
+        let expected: [Orientation: (Int, [UInt8])] = [
+            .up: (3, [1, 2, 3, 4, 5, 6]), .upMirrored: (3, [3, 2, 1, 6, 5, 4]),
+            .down: (3, [6, 5, 4, 3, 2, 1]), .downMirrored: (3, [4, 5, 6, 1, 2, 3]),
+            .leftMirrored: (2, [1, 4, 2, 5, 3, 6]), .right: (2, [4, 1, 5, 2, 6, 3]),
+            .rightMirrored: (2, [6, 3, 5, 2, 4, 1]), .left: (2, [3, 6, 2, 5, 1, 4]),
+        ]
+        for (o, (width, pixels)) in expected {
+            let out = Orienter.upright(image, o)
+            XCTAssertEqual(out.width, width, "\(o)")
+            XCTAssertEqual(out.pixels, pixels, "\(o)")
+        }
+    }
+}

@@ -31,8 +31,9 @@ typedef struct {
 } cjpeg_info;
 
 typedef struct {
-    uint32_t width;          /* after shrink-on-load */
-    uint32_t height;
+    uint32_t width;          /* after shrink-on-load and column cropping */
+    uint32_t height;         /* after shrink-on-load (rows are skipped, not cropped) */
+    uint32_t x_offset;       /* first decoded column, in the shrunk image */
     int channels;            /* 1 gray, 3 RGB, 4 CMYK */
 } cjpeg_output;
 
@@ -40,15 +41,20 @@ typedef struct {
 cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *info,
                                 char *err, size_t err_size);
 
-/* Starts decompression at 1/scale_denom size (1, 2, 4 or 8). */
-int cjpeg_reader_start(cjpeg_reader *reader, int scale_denom, cjpeg_output *output,
-                       char *err, size_t err_size);
+/* Starts decompression at 1/scale_denom size (1, 2, 4 or 8). When crop_width > 0,
+   only columns from about crop_x (moved left to an iMCU boundary, see x_offset) for
+   at least crop_width are decoded. */
+int cjpeg_reader_start(cjpeg_reader *reader, int scale_denom, uint32_t crop_x, uint32_t crop_width,
+                       cjpeg_output *output, char *err, size_t err_size);
+
+/* Skips up to rows scanlines (entropy-decoded, not output); returns how many, or -1. */
+int cjpeg_reader_skip(cjpeg_reader *reader, uint32_t rows, char *err, size_t err_size);
 
 /* Reads up to max_rows scanlines; returns how many were read, or -1. */
 int cjpeg_reader_read(cjpeg_reader *reader, uint8_t *pixels, size_t stride,
                       uint32_t max_rows, char *err, size_t err_size);
 
-/* Reads to the end of the image so trailing corruption is still reported. */
+/* Skips any rows not read, so trailing truncation or corruption is still reported. */
 int cjpeg_reader_finish(cjpeg_reader *reader, char *err, size_t err_size);
 
 void cjpeg_reader_close(cjpeg_reader *reader);
