@@ -273,13 +273,6 @@ void cjpeg_reader_close(cjpeg_reader *r) {
     free(r);
 }
 
-typedef struct {
-    struct jpeg_compress_struct cinfo;
-    shim_error_mgr error;
-    unsigned char *buffer;
-    unsigned long size;
-} shim_encoder;
-
 /* ICC profiles go in APP2 segments of at most 65519 bytes of payload each. */
 static void write_icc(j_compress_ptr cinfo, const uint8_t *icc, uint32_t length) {
     enum { MAX_PART = 65533 - 14 };
@@ -305,65 +298,97 @@ static void write_icc(j_compress_ptr cinfo, const uint8_t *icc, uint32_t length)
     }
 }
 
-int cjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                 size_t stride, const cjpeg_encode_options *options,
-                 const uint8_t *icc, uint32_t icc_length,
-                 uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+struct cjpeg_writer {
+    struct jpeg_compress_struct cinfo;
+    shim_error_mgr error;
+    unsigned char *buffer;
+    unsigned long size;
+};
+
+static void writer_destroy(cjpeg_writer *w) {
+    jpeg_destroy_compress(&w->cinfo);
+    free(w->buffer);
+    free(w);
+}
+
+cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
+                                const cjpeg_encode_options *options,
+                                const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size) {
     if (channels != 1 && channels != 3) {
         copy_message(err, err_size, "JPEG output needs 1 or 3 channels");
-        return -1;
+        return NULL;
     }
-    shim_encoder *e = calloc(1, sizeof *e);
-    if (!e) {
+    cjpeg_writer *w = calloc(1, sizeof *w);
+    if (!w) {
         copy_message(err, err_size, "out of memory");
-        return -1;
+        return NULL;
     }
-    init_error(&e->error);
-    e->cinfo.err = &e->error.base;
-    if (setjmp(e->error.jump)) {
-        copy_message(err, err_size, e->error.message);
-        jpeg_destroy_compress(&e->cinfo);
-        free(e->buffer);
-        free(e);
-        return -1;
+    init_error(&w->error);
+    w->cinfo.err = &w->error.base;
+    if (setjmp(w->error.jump)) {
+        copy_message(err, err_size, w->error.message);
+        writer_destroy(w);
+        return NULL;
     }
-    jpeg_create_compress(&e->cinfo);
-    jpeg_mem_dest(&e->cinfo, &e->buffer, &e->size);
-    e->cinfo.image_width = width;
-    e->cinfo.image_height = height;
-    e->cinfo.input_components = channels;
-    e->cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    jpeg_set_defaults(&e->cinfo);
-    jpeg_set_quality(&e->cinfo, options->quality, TRUE);
-    e->cinfo.optimize_coding = TRUE;
+    jpeg_create_compress(&w->cinfo);
+    jpeg_mem_dest(&w->cinfo, &w->buffer, &w->size);
+    w->cinfo.image_width = width;
+    w->cinfo.image_height = height;
+    w->cinfo.input_components = channels;
+    w->cinfo.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&w->cinfo);
+    jpeg_set_quality(&w->cinfo, options->quality, TRUE);
+    w->cinfo.optimize_coding = TRUE;
     if (channels == 3) {
         /* Luma sampling factors decide the chroma subsampling: 2x2 is 4:2:0. */
         int h = options->subsampling == 444 ? 1 : 2;
         int v = options->subsampling == 420 ? 2 : 1;
-        e->cinfo.comp_info[0].h_samp_factor = h;
-        e->cinfo.comp_info[0].v_samp_factor = v;
+        w->cinfo.comp_info[0].h_samp_factor = h;
+        w->cinfo.comp_info[0].v_samp_factor = v;
         for (int c = 1; c < 3; c++) {
-            e->cinfo.comp_info[c].h_samp_factor = 1;
-            e->cinfo.comp_info[c].v_samp_factor = 1;
+            w->cinfo.comp_info[c].h_samp_factor = 1;
+            w->cinfo.comp_info[c].v_samp_factor = 1;
         }
     }
     if (options->progressive) {
-        jpeg_simple_progression(&e->cinfo);
+        jpeg_simple_progression(&w->cinfo);
     }
-    jpeg_start_compress(&e->cinfo, TRUE);
+    jpeg_start_compress(&w->cinfo, TRUE);
     if (icc && icc_length) {
-        write_icc(&e->cinfo, icc, icc_length);
+        write_icc(&w->cinfo, icc, icc_length);
     }
-    while (e->cinfo.next_scanline < e->cinfo.image_height) {
-        JSAMPROW row = (JSAMPROW)(pixels + (size_t)e->cinfo.next_scanline * stride);
-        jpeg_write_scanlines(&e->cinfo, &row, 1);
+    return w;
+}
+
+int cjpeg_writer_write_rows(cjpeg_writer *w, const uint8_t *pixels, size_t stride, uint32_t rows,
+                            char *err, size_t err_size) {
+    if (setjmp(w->error.jump)) {
+        copy_message(err, err_size, w->error.message);
+        return -1;
     }
-    jpeg_finish_compress(&e->cinfo);
-    jpeg_destroy_compress(&e->cinfo);
-    *out = e->buffer;
-    *out_size = e->size;
-    free(e);
+    for (uint32_t y = 0; y < rows; y++) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)y * stride);
+        jpeg_write_scanlines(&w->cinfo, &row, 1);
+    }
     return 0;
+}
+
+int cjpeg_writer_finish(cjpeg_writer *w, uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+    if (setjmp(w->error.jump)) {
+        copy_message(err, err_size, w->error.message);
+        return -1;
+    }
+    jpeg_finish_compress(&w->cinfo);
+    *out = w->buffer;
+    *out_size = w->size;
+    w->buffer = NULL;
+    return 0;
+}
+
+void cjpeg_writer_close(cjpeg_writer *w) {
+    if (w) {
+        writer_destroy(w);
+    }
 }
 
 void cjpeg_free(void *p) {

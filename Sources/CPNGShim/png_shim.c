@@ -133,6 +133,27 @@ int cpng_reader_read(cpng_reader *r, uint8_t *pixels, size_t stride,
     return 0;
 }
 
+int cpng_reader_read_rows(cpng_reader *r, uint8_t *pixels, size_t stride, uint32_t rows,
+                          char *err, size_t err_size) {
+    if (setjmp(png_jmpbuf(r->png))) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    for (uint32_t y = 0; y < rows; y++) {
+        png_read_row(r->png, pixels + (size_t)y * stride, NULL);
+    }
+    return 0;
+}
+
+int cpng_reader_finish(cpng_reader *r, char *err, size_t err_size) {
+    if (setjmp(png_jmpbuf(r->png))) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    png_read_end(r->png, NULL);
+    return 0;
+}
+
 void cpng_reader_close(cpng_reader *r) {
     if (!r) {
         return;
@@ -174,67 +195,86 @@ static void shim_flush_fn(png_structp png) {
     (void)png;
 }
 
-int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                size_t stride, int compression_level,
-                const uint8_t *icc, uint32_t icc_length,
-                uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+struct cpng_writer {
+    png_structp png;
+    png_infop info;
+    shim_sink sink;
+};
+
+static void writer_destroy(cpng_writer *w) {
+    png_destroy_write_struct(&w->png, &w->info);
+    free(w->sink.bytes);
+    free(w);
+}
+
+cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int compression_level,
+                              const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size) {
     static const int color_types[5] = {
         -1, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
         PNG_COLOR_TYPE_RGB_ALPHA};
     if (channels < 1 || channels > 4) {
         copy_message(err, err_size, "unsupported channel count");
-        return -1;
+        return NULL;
     }
-    /* volatile: these are read after a longjmp back into this frame. */
-    shim_sink *volatile sink = calloc(1, sizeof(shim_sink));
-    png_bytep *volatile rows = malloc(sizeof(png_bytep) * (height ? height : 1));
-    png_structp png = NULL;
-    png_infop info = NULL;
-    if (!sink || !rows) {
-        free(sink);
-        free(rows);
+    cpng_writer *w = calloc(1, sizeof *w);
+    if (!w) {
         copy_message(err, err_size, "out of memory");
-        return -1;
+        return NULL;
     }
-    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink->error, shim_error_fn,
-                                  shim_warning_fn);
-    if (png) {
-        info = png_create_info_struct(png);
+    w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w->sink.error, shim_error_fn,
+                                     shim_warning_fn);
+    if (w->png) {
+        w->info = png_create_info_struct(w->png);
     }
-    if (!png || !info) {
-        png_destroy_write_struct(&png, NULL);
-        free(sink);
-        free(rows);
+    if (!w->png || !w->info) {
         copy_message(err, err_size, "out of memory");
-        return -1;
+        writer_destroy(w);
+        return NULL;
     }
-    if (setjmp(png_jmpbuf(png))) {
-        copy_message(err, err_size, sink->error.message);
-        png_destroy_write_struct(&png, &info);
-        free(sink->bytes);
-        free(sink);
-        free(rows);
-        return -1;
+    if (setjmp(png_jmpbuf(w->png))) {
+        copy_message(err, err_size, w->sink.error.message);
+        writer_destroy(w);
+        return NULL;
     }
-    png_set_write_fn(png, sink, shim_write_fn, shim_flush_fn);
-    png_set_compression_level(png, compression_level);
-    png_set_IHDR(png, info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
+    png_set_write_fn(w->png, &w->sink, shim_write_fn, shim_flush_fn);
+    png_set_compression_level(w->png, compression_level);
+    png_set_IHDR(w->png, w->info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc && icc_length) {
-        png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, icc_length);
+        png_set_iCCP(w->png, w->info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, icc_length);
     }
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < height; y++) {
-        rows[y] = (png_bytep)(pixels + (size_t)y * stride);
+    png_write_info(w->png, w->info);
+    return w;
+}
+
+int cpng_writer_write_rows(cpng_writer *w, const uint8_t *pixels, size_t stride, uint32_t rows,
+                           char *err, size_t err_size) {
+    if (setjmp(png_jmpbuf(w->png))) {
+        copy_message(err, err_size, w->sink.error.message);
+        return -1;
     }
-    png_write_image(png, rows);
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    *out = sink->bytes;
-    *out_size = sink->size;
-    free(sink);
-    free(rows);
+    for (uint32_t y = 0; y < rows; y++) {
+        png_write_row(w->png, pixels + (size_t)y * stride);
+    }
     return 0;
+}
+
+int cpng_writer_finish(cpng_writer *w, uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+    if (setjmp(png_jmpbuf(w->png))) {
+        copy_message(err, err_size, w->sink.error.message);
+        return -1;
+    }
+    png_write_end(w->png, NULL);
+    *out = w->sink.bytes;
+    *out_size = w->sink.size;
+    w->sink.bytes = NULL;
+    return 0;
+}
+
+void cpng_writer_close(cpng_writer *w) {
+    if (w) {
+        writer_destroy(w);
+    }
 }
 
 void cpng_free(void *p) {

@@ -15,14 +15,7 @@ public enum ImageCodec {
     }
 
     public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
-        switch format {
-        case .png:
-            return try PNGCodec.encode(image, compression: options.compression, iccProfile: options.iccProfile)
-        case .jpeg:
-            return try JPEGCodec.encode(Flattener.flatten(image, onto: options.background), quality: options.quality,
-                                        progressive: options.progressive, subsampling: options.subsampling,
-                                        iccProfile: options.iccProfile)
-        }
+        try RowEncoder.encode(image, as: format, options: options)
     }
 
     private static func format(of data: [UInt8]) throws -> ImageFormat {

@@ -30,31 +30,41 @@ public enum ImageOperation: Sendable {
         }
     }
 
-    /// Decodes `data` and applies the operation. A JPEG being scaled is decoded only as
-    /// far as needed: at 1/2, 1/4 or 1/8 size when that still leaves the triangle filter
-    /// at least 2x (`ShrinkOnLoad`), and only over the rows and columns the filter reads.
-    /// It is resampled in stored orientation and the small result turned upright.
+    /// Decodes `data` and applies the operation. Scaling operations stream: rows go
+    /// from the decoder straight into the resampler, so the source is never held whole.
+    /// A JPEG is decoded only as far as needed: at 1/2, 1/4 or 1/8 size when that still
+    /// leaves the triangle filter at least 2x (`ShrinkOnLoad`), and only over the rows
+    /// and columns the filter reads. Resampling runs in stored orientation and the small
+    /// result is turned upright.
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true) throws -> (PixelBuffer, ImageInfo) {
-        guard ImageFormat.sniff(data) == .jpeg else { return try decodeAndApply(data, decode: decode, autoOrient: autoOrient) }
-        let info = try JPEGCodec.info(data)
+        let info = try ImageCodec.info(data)
         try decode.check(info.size)
         guard let (rect, target) = try samplingPlan(for: info, autoOrient: autoOrient) else {
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
         let orientation = autoOrient ? info.orientation : .up
-        let factor = ShrinkOnLoad.factor(sampling: rect.size, into: target)
+        let factor = info.format == .jpeg ? ShrinkOnLoad.factor(sampling: rect.size, into: target) : 1
         // libjpeg maps stored x to x/factor exactly, so the plan goes to stored
         // coordinates first and is scaled there.
         let sampling = orientation.storedRect(SamplingRect(rect), stored: info.size).scaled(by: 1 / Double(factor))
         let storedTarget = orientation.swapsAxes ? Size(width: target.height, height: target.width) : target
-        let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
-        let needed = ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced)
-        var options = decode
-        options.shrink = factor
-        let (part, origin, _) = try JPEGCodec.decode(data, options: options, region: needed)
-        let local = SamplingRect(x: sampling.x - Double(origin.x), y: sampling.y - Double(origin.y),
-                                 width: sampling.width, height: sampling.height)
-        return (Orienter.upright(Resampler.resample(part, from: local, to: storedTarget), orientation), info)
+        var resampler: RowResampler? = nil
+        let begin = { (region: DecodedRegion) in
+            let local = SamplingRect(x: sampling.x - Double(region.rect.x), y: sampling.y - Double(region.rect.y),
+                                     width: sampling.width, height: sampling.height)
+            resampler = RowResampler(source: region.rect.size, channels: region.channels, rect: local, target: storedTarget)
+        }
+        switch info.format {
+        case .jpeg:
+            let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
+            var options = decode
+            options.shrink = factor
+            _ = try JPEGCodec.decodeRows(data, options: options, region: ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced),
+                                         begin: begin, rows: { resampler!.add($0) })
+        case .png:
+            _ = try PNGCodec.decodeRows(data, options: decode, begin: begin, rows: { resampler!.add($0) })
+        }
+        return (Orienter.upright(resampler!.finish(), orientation), info)
     }
 
     private func decodeAndApply(_ data: [UInt8], decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {

@@ -28,8 +28,18 @@ public enum JPEGCodec {
     /// above and below are skipped and columns outside cropped, so their IDCT,
     /// upsampling and colour conversion never run. Returns the decoded pixels and where
     /// they sit in the shrunk image; that rect contains `region` (columns start at an
-    /// iMCU boundary), and its pixels equal the same pixels of a whole decode.
+    /// iMCU boundary), and its pixels equal a whole decode's except within
+    /// `ShrinkOnLoad.cropSlack` pixels of a crop edge.
     public static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?) throws -> (PixelBuffer, Rect, ImageInfo) {
+        var collector = RowCollector()
+        let info = try decodeRows(data, options: options, region: region, begin: { collector.begin($0) }, rows: { collector.add($0) })
+        return (collector.image, collector.region.rect, info)
+    }
+
+    /// The streaming form of `decode(_:options:region:)`: announces the region, then
+    /// hands over rows 16 at a time, never holding the whole image.
+    public static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
+                                  begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
             var message = ShimMessage()
@@ -50,54 +60,62 @@ public enum JPEGCodec {
             let firstRow = min(max(region?.y ?? 0, 0), fullHeight - 1)
             let endRow = min(region.map { $0.maxY } ?? fullHeight, fullHeight)
             let height = endRow - firstRow
+            let outChannels = channels == 4 ? 3 : channels
+            try begin(DecodedRegion(rect: Rect(x: Int(output.x_offset), y: firstRow, width: width, height: height), channels: outChannels))
             var skipped = 0
             while skipped < firstRow {
                 let n = message.with { cjpeg_reader_skip(reader, UInt32(firstRow - skipped), $0, $1) }
                 guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "cannot skip scanlines") }
                 skipped += Int(n)
             }
-            var pixels = PixelBuffer.samples(count: width * height * channels)
+            // 16 rows: one iMCU row of 4:2:0 at full size, so libjpeg fills a chunk per call.
+            let chunkRows = 16
             let stride = width * channels
+            var chunk = PixelBuffer.samples(count: stride * chunkRows)
+            var converted = channels == 4 ? PixelBuffer.samples(count: width * 3 * chunkRows) : []
+            let inverted = raw.adobe_inverted != 0
             var row = 0
-            try pixels.withUnsafeMutableBufferPointer { out in
-                while row < height {
-                    let n = message.with {
-                        cjpeg_reader_read(reader, out.baseAddress! + row * stride, stride, UInt32(height - row), $0, $1)
-                    }
-                    guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "no scanlines returned") }
-                    row += Int(n)
+            while row < height {
+                let want = min(chunkRows, height - row)
+                let n = chunk.withUnsafeMutableBufferPointer { out in
+                    message.with { cjpeg_reader_read(reader, out.baseAddress!, stride, UInt32(want), $0, $1) }
                 }
+                guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "no scanlines returned") }
+                let count = Int(n)
+                if channels == 4 {
+                    chunk.withUnsafeBufferPointer { src in
+                        converted.withUnsafeMutableBufferPointer { dst in
+                            cmykToRGB(src.baseAddress!, dst.baseAddress!, pixels: width * count, inverted: inverted)
+                        }
+                    }
+                    try converted.withUnsafeBufferPointer {
+                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: width * 3, pixels: $0.baseAddress!))
+                    }
+                } else {
+                    try chunk.withUnsafeBufferPointer {
+                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
+                    }
+                }
+                row += count
             }
             guard message.with({ cjpeg_reader_finish(reader, $0, $1) }) == 0 else {
                 throw DecodeError.jpeg(message.text)
             }
-            let image: PixelBuffer
-            if channels == 4 {
-                image = cmykToRGB(pixels, width: width, height: height, inverted: raw.adobe_inverted != 0)
-            } else {
-                image = PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
-            }
-            return (image, Rect(x: Int(output.x_offset), y: firstRow, width: width, height: height), info)
+            return info
         }
     }
 
     /// Photoshop (which writes the Adobe APP14 marker) stores CMYK inverted, 255 = no
     /// ink; other writers store it plainly. Either way the ink fraction multiplies out.
-    static func cmykToRGB(_ cmyk: [UInt8], width: Int, height: Int, inverted: Bool) -> PixelBuffer {
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        cmyk.withUnsafeBufferPointer { src in
-            rgb.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<(width * height) {
-                    var c = Int(src[i * 4]), m = Int(src[i * 4 + 1]), y = Int(src[i * 4 + 2]), k = Int(src[i * 4 + 3])
-                    if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
-                    // (a * b + 127) / 255 rounds the product of two 8-bit fractions to nearest.
-                    dst[i * 3] = UInt8((c * k + 127) / 255)
-                    dst[i * 3 + 1] = UInt8((m * k + 127) / 255)
-                    dst[i * 3 + 2] = UInt8((y * k + 127) / 255)
-                }
-            }
+    static func cmykToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, inverted: Bool) {
+        for i in 0..<pixels {
+            var c = Int(src[i * 4]), m = Int(src[i * 4 + 1]), y = Int(src[i * 4 + 2]), k = Int(src[i * 4 + 3])
+            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            // (a * b + 127) / 255 rounds the product of two 8-bit fractions to nearest.
+            dst[i * 3] = UInt8((c * k + 127) / 255)
+            dst[i * 3 + 1] = UInt8((m * k + 127) / 255)
+            dst[i * 3 + 2] = UInt8((y * k + 127) / 255)
         }
-        return PixelBuffer(width: width, height: height, channels: 3, pixels: rgb)
     }
 
     private static func makeInfo(_ raw: cjpeg_info) -> ImageInfo {
@@ -122,27 +140,15 @@ public enum JPEGCodec {
                          orientation: orientation, interlaced: raw.progressive != 0, iccProfile: icc, exif: exif)
     }
 
-    /// Encodes gray or RGB; callers flatten alpha first (see `Flattener`).
+    /// Encodes at `quality` 1-100 with optimised Huffman tables; alpha is flattened
+    /// onto white (use `RowEncoder` with `EncodeOptions.background` for another colour).
     public static func encode(_ image: PixelBuffer, quality: Int = 85, progressive: Bool = false,
                               subsampling: Int = 420, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
-        precondition(image.channels == 1 || image.channels == 3, "flatten alpha before JPEG encoding")
-        var options = cjpeg_encode_options(quality: Int32(quality), progressive: progressive ? 1 : 0,
-                                           subsampling: Int32(subsampling))
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var outSize = 0
-        var message = ShimMessage()
-        let icc = iccProfile ?? []
-        let status = image.pixels.withUnsafeBufferPointer { px in
-            icc.withUnsafeBufferPointer { iccBuf in
-                message.with {
-                    cjpeg_encode(px.baseAddress, UInt32(image.width), UInt32(image.height), Int32(image.channels),
-                                 image.bytesPerRow, &options, iccBuf.baseAddress, UInt32(iccBuf.count),
-                                 &out, &outSize, $0, $1)
-                }
-            }
-        }
-        guard status == 0, let bytes = out else { throw EncodeError.jpeg(message.text) }
-        defer { cjpeg_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: outSize))
+        var options = EncodeOptions()
+        options.quality = quality
+        options.progressive = progressive
+        options.subsampling = subsampling
+        options.iccProfile = iccProfile
+        return try RowEncoder.encode(image, as: .jpeg, options: options)
     }
 }

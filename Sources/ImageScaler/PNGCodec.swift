@@ -17,6 +17,16 @@ public enum PNGCodec {
     }
 
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
+        var collector = RowCollector()
+        let info = try decodeRows(data, options: options, begin: { collector.begin($0) }, rows: { collector.add($0) })
+        return (collector.image, info)
+    }
+
+    /// The streaming form of `decode`: rows are handed over 16 at a time, so a
+    /// non-interlaced image is never held whole. Adam7 interlacing needs every pass
+    /// before any row is final, so those images are decoded whole and then handed over.
+    public static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(),
+                                  begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try data.withUnsafeBufferPointer { buf in
             var raw = cpng_info()
             var message = ShimMessage()
@@ -26,12 +36,36 @@ public enum PNGCodec {
             defer { cpng_reader_close(reader) }
             let info = makeInfo(raw)
             try options.check(info.size)
-            var pixels = PixelBuffer.samples(count: info.size.pixelCount * info.channels)
-            let status = pixels.withUnsafeMutableBufferPointer { out in
-                message.with { cpng_reader_read(reader, out.baseAddress, info.size.width * info.channels, $0, $1) }
+            let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+            let stride = width * channels
+            try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
+            if info.interlaced {
+                var pixels = PixelBuffer.samples(count: height * stride)
+                let status = pixels.withUnsafeMutableBufferPointer { out in
+                    message.with { cpng_reader_read(reader, out.baseAddress, stride, $0, $1) }
+                }
+                guard status == 0 else { throw DecodeError.png(message.text) }
+                try pixels.withUnsafeBufferPointer {
+                    try rows(RowChunk(firstRow: 0, count: height, bytesPerRow: stride, pixels: $0.baseAddress!))
+                }
+                return info
             }
-            guard status == 0 else { throw DecodeError.png(message.text) }
-            return (PixelBuffer(width: info.size.width, height: info.size.height, channels: info.channels, pixels: pixels), info)
+            let chunkRows = 16
+            var chunk = PixelBuffer.samples(count: stride * chunkRows)
+            var row = 0
+            while row < height {
+                let count = min(chunkRows, height - row)
+                let status = chunk.withUnsafeMutableBufferPointer { out in
+                    message.with { cpng_reader_read_rows(reader, out.baseAddress, stride, UInt32(count), $0, $1) }
+                }
+                guard status == 0 else { throw DecodeError.png(message.text) }
+                try chunk.withUnsafeBufferPointer {
+                    try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
+                }
+                row += count
+            }
+            guard message.with({ cpng_reader_finish(reader, $0, $1) }) == 0 else { throw DecodeError.png(message.text) }
+            return info
         }
     }
 
@@ -49,21 +83,9 @@ public enum PNGCodec {
 
     /// Encodes 8-bit samples with the buffer's own channels. zlib `compression` 0-9.
     public static func encode(_ image: PixelBuffer, compression: Int = 6, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var outSize = 0
-        var message = ShimMessage()
-        let icc = iccProfile ?? []
-        let status = image.pixels.withUnsafeBufferPointer { px in
-            icc.withUnsafeBufferPointer { iccBuf in
-                message.with {
-                    cpng_encode(px.baseAddress, UInt32(image.width), UInt32(image.height), Int32(image.channels),
-                                image.bytesPerRow, Int32(compression), iccBuf.baseAddress, UInt32(iccBuf.count),
-                                &out, &outSize, $0, $1)
-                }
-            }
-        }
-        guard status == 0, let bytes = out else { throw EncodeError.png(message.text) }
-        defer { cpng_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: outSize))
+        var options = EncodeOptions()
+        options.compression = compression
+        options.iccProfile = iccProfile
+        return try RowEncoder.encode(image, as: .png, options: options)
     }
 }

@@ -5,71 +5,19 @@
 /// premultiplied so hidden colour under transparent pixels never bleeds into edges.
 /// The horizontal pass runs first over only the rows the vertical pass reads; a pass
 /// that changes nothing is skipped, and a full-image 1:1 resample is the identity.
+/// `RowResampler` holds the passes; this is its whole-image front.
 public enum Resampler {
     public static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size) -> PixelBuffer {
-        precondition(size.width > 0 && size.height > 0, "empty target")
-        precondition(rect.width > 0 && rect.height > 0, "empty source rect")
         let needH = size.width != image.width || rect.x != 0 || rect.width != Double(image.width)
         let needV = size.height != image.height || rect.y != 0 || rect.height != Double(image.height)
         if !needH && !needV { return image }
-
-        let ch = image.channels
-        let vertical = ResampleWeights(inSize: image.height, start: rect.y, length: rect.height, outSize: size.height)
-        let rows = needV ? vertical.span : 0..<image.height
-        let tempWidth = needH ? size.width : image.width
-
-        // Stage 1: the rows the vertical pass needs, premultiplied and horizontally resampled.
-        var temp: [UInt8]
-        if needH || image.hasAlpha {
-            temp = PixelBuffer.samples(count: rows.count * tempWidth * ch)
-            let horizontal = needH
-                ? ResampleWeights(inSize: image.width, start: rect.x, length: rect.width, outSize: size.width) : nil
-            var scratch = [UInt8](repeating: 0, count: image.bytesPerRow)
-            image.pixels.withUnsafeBufferPointer { src in
-                temp.withUnsafeMutableBufferPointer { dst in
-                    scratch.withUnsafeMutableBufferPointer { row in
-                        for (i, y) in rows.enumerated() {
-                            var line = src.baseAddress! + y * image.bytesPerRow
-                            if image.hasAlpha {
-                                row.baseAddress!.update(from: line, count: image.bytesPerRow)
-                                AlphaPremultiplier.premultiply(row.baseAddress!, pixels: image.width, channels: ch)
-                                line = UnsafePointer(row.baseAddress!)
-                            }
-                            let out = dst.baseAddress! + i * tempWidth * ch
-                            if let horizontal {
-                                convolveRow(line, into: out, channels: ch, weights: horizontal)
-                            } else {
-                                out.update(from: line, count: image.bytesPerRow)
-                            }
-                        }
-                    }
-                }
-            }
-        } else {
-            temp = image.pixels
-        }
-
-        // Stage 2: the vertical pass, reading temp rows relative to its first row.
-        var result: [UInt8]
-        if needV {
-            let base = (needH || image.hasAlpha) ? rows.lowerBound : 0
-            result = PixelBuffer.samples(count: size.width * size.height * ch)
-            temp.withUnsafeBufferPointer { src in
-                result.withUnsafeMutableBufferPointer { dst in
-                    convolveColumns(src.baseAddress!, rowBytes: tempWidth * ch, firstRow: base,
-                                    into: dst.baseAddress!, weights: vertical)
-                }
-            }
-        } else {
-            result = temp
-        }
-
-        if image.hasAlpha {
-            result.withUnsafeMutableBufferPointer {
-                AlphaPremultiplier.unpremultiply($0.baseAddress!, pixels: size.width * size.height, channels: ch)
+        var resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size)
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in resampler.rows {
+                resampler.add(row: y, src.baseAddress! + y * image.bytesPerRow)
             }
         }
-        return PixelBuffer(width: size.width, height: size.height, channels: ch, pixels: result)
+        return resampler.finish()
     }
 
     /// Rounds a fixed-point sum to an 8-bit sample: the accumulator starts at half a unit,
@@ -125,22 +73,20 @@ public enum Resampler {
         }
     }
 
-    static func convolveColumns(_ src: UnsafePointer<UInt8>, rowBytes: Int, firstRow: Int,
-                                into dst: UnsafeMutablePointer<UInt8>, weights w: ResampleWeights) {
-        var acc = [Int32](repeating: 0, count: rowBytes)
-        acc.withUnsafeMutableBufferPointer { accBuf in
-            let sum = accBuf.baseAddress!
-            for y in 0..<w.outSize {
-                for i in 0..<rowBytes { sum[i] = half }
-                let first = Int(w.first[y]) - firstRow
-                for t in 0..<Int(w.count[y]) {
-                    let k = w.coefficients[y * w.taps + t]
-                    let row = src + (first + t) * rowBytes
-                    for i in 0..<rowBytes { sum[i] &+= Int32(row[i]) &* k }
-                }
-                let out = dst + y * rowBytes
-                for i in 0..<rowBytes { out[i] = clip8(sum[i]) }
+    /// One output row of the vertical pass: `count` rows of `src` from row `first`,
+    /// weighted by `weights[at ..< at + count]`.
+    static func convolveColumn(_ src: UnsafePointer<UInt8>, rowBytes: Int, first: Int, count: Int,
+                               weights: [Int32], at offset: Int, accumulator sum: UnsafeMutablePointer<Int32>,
+                               into out: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<rowBytes { sum[i] = half }
+        weights.withUnsafeBufferPointer { k in
+            for t in 0..<count {
+                let w = k[offset + t]
+                let row = src + (first + t) * rowBytes
+                // Contiguous multiply-adds over the row: the loop the compiler vectorises.
+                for i in 0..<rowBytes { sum[i] &+= Int32(row[i]) &* w }
             }
         }
+        for i in 0..<rowBytes { out[i] = clip8(sum[i]) }
     }
 }

@@ -146,9 +146,13 @@ final class CodecTests: XCTestCase {
     }
 
     func testCMYKConversion() {
-        let plain = JPEGCodec.cmykToRGB([0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 255], width: 3, height: 1, inverted: false)
-        XCTAssertEqual(plain.pixels, [255, 255, 255, 0, 255, 255, 0, 0, 0])
-        let adobe = JPEGCodec.cmykToRGB([255, 255, 255, 255, 0, 255, 255, 255], width: 2, height: 1, inverted: true)
-        XCTAssertEqual(adobe.pixels, [255, 255, 255, 0, 255, 255])
+        func convert(_ cmyk: [UInt8], inverted: Bool) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: cmyk.count / 4 * 3)
+            out.withUnsafeMutableBufferPointer { JPEGCodec.cmykToRGB(cmyk, $0.baseAddress!, pixels: cmyk.count / 4, inverted: inverted) }
+            return out
+        }
+        XCTAssertEqual(convert([0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 255], inverted: false), [255, 255, 255, 0, 255, 255, 0, 0, 0])
+        XCTAssertEqual(convert([255, 255, 255, 255, 0, 255, 255, 255], inverted: true), [255, 255, 255, 0, 255, 255])
+        XCTAssertEqual(convert([0, 0, 0, 128], inverted: false), [127, 127, 127])
     }
 }

@@ -65,12 +65,17 @@ typedef struct {
     int subsampling;         /* 444, 422 or 420 */
 } cjpeg_encode_options;
 
-/* Encodes 8-bit gray (1 channel) or RGB (3 channels). On success *out is a
-   malloc'd buffer the caller releases with cjpeg_free. */
-int cjpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                 size_t stride, const cjpeg_encode_options *options,
-                 const uint8_t *icc, uint32_t icc_length,
-                 uint8_t **out, size_t *out_size, char *err, size_t err_size);
+/* Encodes 8-bit gray (1 channel) or RGB (3 channels) rows, top row first, into memory.
+   After a successful finish, *out is a malloc'd buffer the caller releases with
+   cjpeg_free; close the writer in every case. */
+typedef struct cjpeg_writer cjpeg_writer;
+cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
+                                const cjpeg_encode_options *options,
+                                const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size);
+int cjpeg_writer_write_rows(cjpeg_writer *writer, const uint8_t *pixels, size_t stride, uint32_t rows,
+                            char *err, size_t err_size);
+int cjpeg_writer_finish(cjpeg_writer *writer, uint8_t **out, size_t *out_size, char *err, size_t err_size);
+void cjpeg_writer_close(cjpeg_writer *writer);
 
 void cjpeg_free(void *p);
 

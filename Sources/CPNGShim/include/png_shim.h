@@ -29,14 +29,24 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *info,
 int cpng_reader_read(cpng_reader *reader, uint8_t *pixels, size_t stride,
                      char *err, size_t err_size);
 
+/* For non-interlaced images: decodes the next `rows` rows, then cpng_reader_finish
+   reads through IEND so a corrupt trailer is still an error. */
+int cpng_reader_read_rows(cpng_reader *reader, uint8_t *pixels, size_t stride, uint32_t rows,
+                          char *err, size_t err_size);
+int cpng_reader_finish(cpng_reader *reader, char *err, size_t err_size);
+
 void cpng_reader_close(cpng_reader *reader);
 
-/* Encodes 8-bit pixels with 1-4 channels. On success *out is a malloc'd buffer
-   the caller releases with cpng_free. */
-int cpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                size_t stride, int compression_level,
-                const uint8_t *icc, uint32_t icc_length,
-                uint8_t **out, size_t *out_size, char *err, size_t err_size);
+/* Encodes 8-bit rows with 1-4 channels, top row first, into memory. After a successful
+   finish, *out is a malloc'd buffer the caller releases with cpng_free; close the
+   writer in every case. */
+typedef struct cpng_writer cpng_writer;
+cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int compression_level,
+                              const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size);
+int cpng_writer_write_rows(cpng_writer *writer, const uint8_t *pixels, size_t stride, uint32_t rows,
+                           char *err, size_t err_size);
+int cpng_writer_finish(cpng_writer *writer, uint8_t **out, size_t *out_size, char *err, size_t err_size);
+void cpng_writer_close(cpng_writer *writer);
 
 void cpng_free(void *p);
 

@@ -1,0 +1,117 @@
+import CJPEGShim
+import CPNGShim
+
+/// Encodes an image into memory as PNG or JPEG from rows given top to bottom, so the
+/// encoder can start while later rows are still being made. Rows are in the layout of
+/// `PixelBuffer` with `channels` channels; for JPEG, alpha is flattened onto
+/// `options.background` row by row. Deterministic: no timestamps.
+public final class RowEncoder {
+    private enum Writer {
+        case png(OpaquePointer)
+        case jpeg(OpaquePointer)
+    }
+
+    private let writer: Writer
+    private let width: Int
+    private let channels: Int
+    private let outChannels: Int
+    private let background: RGBColor
+    private var scratch: [UInt8] = []
+
+    public init(format: ImageFormat, width: Int, height: Int, channels: Int, options: EncodeOptions) throws {
+        self.width = width
+        self.channels = channels
+        background = options.background
+        var message = ShimMessage()
+        let icc = options.iccProfile ?? []
+        switch format {
+        case .png:
+            outChannels = channels
+            let w = icc.withUnsafeBufferPointer { iccBuf in
+                message.with {
+                    cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
+                                     iccBuf.baseAddress, UInt32(iccBuf.count), $0, $1)
+                }
+            }
+            guard let w else { throw EncodeError.png(message.text) }
+            writer = .png(w)
+        case .jpeg:
+            let flatChannels = channels == 2 || channels == 4 ? Flattener.channels(flattening: channels, onto: options.background) : channels
+            outChannels = flatChannels
+            var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality), progressive: options.progressive ? 1 : 0,
+                                                   subsampling: Int32(options.subsampling))
+            let w = icc.withUnsafeBufferPointer { iccBuf in
+                message.with {
+                    cjpeg_writer_open(UInt32(width), UInt32(height), Int32(flatChannels), &jpegOptions,
+                                      iccBuf.baseAddress, UInt32(iccBuf.count), $0, $1)
+                }
+            }
+            guard let w else { throw EncodeError.jpeg(message.text) }
+            writer = .jpeg(w)
+        }
+    }
+
+    deinit {
+        switch writer {
+        case .png(let w): cpng_writer_close(w)
+        case .jpeg(let w): cjpeg_writer_close(w)
+        }
+    }
+
+    /// Encodes the next `count` rows, `bytesPerRow` apart.
+    public func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
+        var message = ShimMessage()
+        switch writer {
+        case .png(let w):
+            guard message.with({ cpng_writer_write_rows(w, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
+                throw EncodeError.png(message.text)
+            }
+        case .jpeg(let w):
+            if outChannels == channels {
+                guard message.with({ cjpeg_writer_write_rows(w, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
+                    throw EncodeError.jpeg(message.text)
+                }
+                return
+            }
+            if scratch.isEmpty { scratch = PixelBuffer.samples(count: width * outChannels) }
+            for y in 0..<count {
+                let status = scratch.withUnsafeMutableBufferPointer { row -> Int32 in
+                    Flattener.flatten(rows + y * bytesPerRow, channels: channels, into: row.baseAddress!,
+                                      channels: outChannels, pixels: width, onto: background)
+                    return message.with { cjpeg_writer_write_rows(w, row.baseAddress!, row.count, 1, $0, $1) }
+                }
+                guard status == 0 else { throw EncodeError.jpeg(message.text) }
+            }
+        }
+    }
+
+    /// Ends the file and returns its bytes.
+    public func finish() throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = ShimMessage()
+        switch writer {
+        case .png(let w):
+            guard message.with({ cpng_writer_finish(w, &out, &size, $0, $1) }) == 0, let bytes = out else {
+                throw EncodeError.png(message.text)
+            }
+            defer { cpng_free(bytes) }
+            return Array(UnsafeBufferPointer(start: bytes, count: size))
+        case .jpeg(let w):
+            guard message.with({ cjpeg_writer_finish(w, &out, &size, $0, $1) }) == 0, let bytes = out else {
+                throw EncodeError.jpeg(message.text)
+            }
+            defer { cjpeg_free(bytes) }
+            return Array(UnsafeBufferPointer(start: bytes, count: size))
+        }
+    }
+
+    /// Encodes a whole buffer.
+    public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions) throws -> [UInt8] {
+        let encoder = try RowEncoder(format: format, width: image.width, height: image.height, channels: image.channels, options: options)
+        try image.pixels.withUnsafeBufferPointer {
+            try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.bytesPerRow)
+        }
+        return try encoder.finish()
+    }
+}

@@ -1,0 +1,121 @@
+/// The resampler fed one source row at a time, top to bottom, so a decoder can stream
+/// into it and an encoder can stream out of it: neither the source nor (before it is
+/// complete) the output has to exist whole. Each source row the vertical pass will read
+/// is premultiplied (when there is alpha) and horizontally resampled on arrival, while
+/// it is in cache; each output row is made as soon as its last source row has arrived.
+/// Rows outside the vertical window are ignored. Output equals `Resampler.resample`.
+///
+/// Output rows `0 ..< rowsDone` are final, straight-alpha `PixelBuffer` rows and may be
+/// read through `outputRow(_:)` from another thread while later rows are being made.
+final class RowResampler {
+    let source: Size
+    let channels: Int
+    let target: Size
+    let rows: Range<Int>
+    private let horizontal: ResampleWeights?
+    private let vertical: ResampleWeights
+    private let needV: Bool
+    private let tempWidth: Int
+    private var temp: [UInt8]
+    private var scratch: [UInt8]
+    private var accumulator: [Int32]
+    private let output: UnsafeMutablePointer<UInt8>
+    private var received = 0
+    /// Output rows finished so far.
+    private(set) var rowsDone = 0
+
+    init(source: Size, channels: Int, rect: SamplingRect, target: Size) {
+        precondition(target.width > 0 && target.height > 0, "empty target")
+        precondition(rect.width > 0 && rect.height > 0, "empty source rect")
+        let needH = target.width != source.width || rect.x != 0 || rect.width != Double(source.width)
+        needV = target.height != source.height || rect.y != 0 || rect.height != Double(source.height)
+        self.source = source
+        self.channels = channels
+        self.target = target
+        vertical = ResampleWeights(inSize: source.height, start: rect.y, length: rect.height, outSize: target.height)
+        horizontal = needH ? ResampleWeights(inSize: source.width, start: rect.x, length: rect.width, outSize: target.width) : nil
+        rows = needV ? vertical.span : 0..<source.height
+        tempWidth = needH ? target.width : source.width
+        temp = PixelBuffer.samples(count: rows.count * tempWidth * channels)
+        scratch = channels == 2 || channels == 4 ? PixelBuffer.samples(count: source.width * channels) : []
+        accumulator = [Int32](repeating: 0, count: tempWidth * channels)
+        output = .allocate(capacity: target.width * target.height * channels)
+    }
+
+    deinit { output.deallocate() }
+
+    private var hasAlpha: Bool { channels == 2 || channels == 4 }
+
+    /// Takes source row `y` (top-left origin, straight alpha, `source.width` pixels).
+    func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
+        guard rows.contains(y) else { return }
+        let bytes = source.width * channels
+        let out = (y - rows.lowerBound) * tempWidth * channels
+        let ch = channels, horizontal = horizontal, alpha = hasAlpha
+        temp.withUnsafeMutableBufferPointer { dst in
+            scratch.withUnsafeMutableBufferPointer { row in
+                var line = pixels
+                if alpha {
+                    row.baseAddress!.update(from: pixels, count: bytes)
+                    AlphaPremultiplier.premultiply(row.baseAddress!, pixels: source.width, channels: ch)
+                    line = UnsafePointer(row.baseAddress!)
+                }
+                if let horizontal {
+                    Resampler.convolveRow(line, into: dst.baseAddress! + out, channels: ch, weights: horizontal)
+                } else {
+                    (dst.baseAddress! + out).update(from: line, count: bytes)
+                }
+            }
+        }
+        received = y - rows.lowerBound + 1
+        emitReadyRows()
+    }
+
+    /// Takes every row of a chunk.
+    func add(_ chunk: RowChunk) {
+        for i in 0..<chunk.count {
+            add(row: chunk.firstRow + i, chunk.pixels + i * chunk.bytesPerRow)
+        }
+    }
+
+    /// Output row `y`; valid once `rowsDone > y`.
+    func outputRow(_ y: Int) -> UnsafePointer<UInt8> {
+        UnsafePointer(output + y * target.width * channels)
+    }
+
+    /// The finished output. Every source row of the window must have been added.
+    func finish() -> PixelBuffer {
+        precondition(rowsDone == target.height, "source rows missing")
+        let count = target.width * target.height * channels
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            buf.baseAddress!.update(from: output, count: count)
+            initialized = count
+        }
+        return PixelBuffer(width: target.width, height: target.height, channels: channels, pixels: pixels)
+    }
+
+    /// Makes every output row whose source rows have all arrived.
+    private func emitReadyRows() {
+        let rowBytes = tempWidth * channels
+        temp.withUnsafeBufferPointer { src in
+            accumulator.withUnsafeMutableBufferPointer { acc in
+                while rowsDone < target.height {
+                    let y = rowsDone
+                    let out = output + y * rowBytes
+                    if needV {
+                        let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
+                        guard first + count <= received else { return }
+                        Resampler.convolveColumn(src.baseAddress!, rowBytes: rowBytes, first: first, count: count,
+                                                 weights: vertical.coefficients, at: y * vertical.taps,
+                                                 accumulator: acc.baseAddress!, into: out)
+                    } else {
+                        guard y < received else { return }
+                        out.update(from: src.baseAddress! + y * rowBytes, count: rowBytes)
+                    }
+                    if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
+                    rowsDone += 1
+                }
+            }
+        }
+    }
+}
