@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One geometric operation on an upright image, and the whole path from file bytes to
 /// its result: decode (JPEG shrink-on-load when it cannot hurt), orient, then apply.
 /// All geometry is in the upright image's coordinates.
@@ -39,32 +41,156 @@ public enum ImageOperation: Sendable {
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true) throws -> (PixelBuffer, ImageInfo) {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
-        guard let (rect, target) = try samplingPlan(for: info, autoOrient: autoOrient) else {
+        guard let plan = try streamPlan(for: info, autoOrient: autoOrient) else {
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
+        let resampler = try stream(data, plan, decode: decode, onRows: nil)
+        return (Orienter.upright(resampler.finish(), plan.orientation), info)
+    }
+
+    /// Decodes, applies and encodes: the whole job from input bytes to output bytes.
+    /// When the result needs no turning, the encoder takes rows as soon as the
+    /// resampler makes them; with `concurrent`, on a second thread, so that a single
+    /// large image keeps two cores busy (decoding one, encoding on the other). The
+    /// bytes are the same either way. With `carryProfile`, an input ICC profile that
+    /// fits the output's colour space is embedded unchanged.
+    public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
+                       encode: EncodeOptions = EncodeOptions(), autoOrient: Bool = true, carryProfile: Bool = true,
+                       concurrent: Bool = false) throws -> (bytes: [UInt8], size: Size, info: ImageInfo) {
+        let info = try ImageCodec.info(data)
+        try decode.check(info.size)
+        var options = encode
+        func withProfile(_ channels: Int) -> EncodeOptions {
+            var o = options
+            if carryProfile, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }
+            return o
+        }
+        guard let plan = try streamPlan(for: info, autoOrient: autoOrient), plan.orientation == .up else {
+            let (image, _) = try perform(on: data, decode: decode, autoOrient: autoOrient)
+            return (try RowEncoder.encode(image, as: format, options: withProfile(image.channels)), image.size, info)
+        }
+        options = withProfile(info.channels)
+        let target = plan.target
+        if !concurrent {
+            var encoder: RowEncoder? = nil
+            var written = 0
+            _ = try stream(data, plan, decode: decode) { resampler in
+                if encoder == nil {
+                    encoder = try RowEncoder(format: format, width: target.width, height: target.height,
+                                             channels: resampler.channels, options: options)
+                }
+                if resampler.rowsDone > written {
+                    try encoder!.write(resampler.outputRow(written), count: resampler.rowsDone - written,
+                                       bytesPerRow: target.width * resampler.channels)
+                    written = resampler.rowsDone
+                }
+            }
+            return (try encoder!.finish(), target, info)
+        }
+        // Two threads: this one resamples and encodes what the other decodes.
+        let pipe = ChunkPipe(capacity: 8)
+        var producerError: Error? = nil
+        let producer = DispatchWorkItem {
+            do {
+                try self.decodeRows(data, plan, decode: decode, begin: { pipe.begin($0) }, rows: { try pipe.push($0) })
+            } catch {
+                producerError = error
+            }
+            pipe.close()
+        }
+        DispatchQueue.global().async(execute: producer)
+        var resampler: RowResampler? = nil
+        var encoder: RowEncoder? = nil
+        var written = 0
+        var consumerError: Error? = nil
+        while let item = pipe.pop() {
+            do {
+                switch item {
+                case .begin(let region):
+                    let r = RowResampler(source: region.rect.size, channels: region.channels,
+                                         rect: plan.localSampling(in: region), target: plan.storedTarget)
+                    resampler = r
+                    encoder = try RowEncoder(format: format, width: target.width, height: target.height,
+                                             channels: r.channels, options: options)
+                case .rows(let firstRow, let count, let bytesPerRow, let pixels):
+                    guard let r = resampler, let e = encoder else { continue }
+                    pixels.withUnsafeBufferPointer {
+                        r.add(RowChunk(firstRow: firstRow, count: count, bytesPerRow: bytesPerRow, pixels: $0.baseAddress!))
+                    }
+                    if r.rowsDone > written {
+                        try e.write(r.outputRow(written), count: r.rowsDone - written, bytesPerRow: target.width * r.channels)
+                        written = r.rowsDone
+                    }
+                }
+            } catch {
+                consumerError = error
+                pipe.cancel()
+                break
+            }
+        }
+        producer.wait()
+        if let producerError, !(producerError is CancellationError) { throw producerError }
+        if let consumerError { throw consumerError }
+        guard let encoder, written == target.height else { throw EncodeError.png("decoder ended before the last row") }
+        return (try encoder.finish(), target, info)
+    }
+
+    /// What streaming needs, worked out from the header: the rect to sample in stored
+    /// (and, for JPEG, shrunk) pixels, the output size in stored orientation, the
+    /// shrink factor and the rows and columns to decode.
+    struct StreamPlan {
+        let sampling: SamplingRect
+        let storedTarget: Size
+        let target: Size
+        let orientation: Orientation
+        let factor: Int
+        let window: Rect?
+
+        /// The sampling rect relative to the part of the image a decoder delivers.
+        func localSampling(in region: DecodedRegion) -> SamplingRect {
+            SamplingRect(x: sampling.x - Double(region.rect.x), y: sampling.y - Double(region.rect.y),
+                         width: sampling.width, height: sampling.height)
+        }
+    }
+
+    private func streamPlan(for info: ImageInfo, autoOrient: Bool) throws -> StreamPlan? {
+        guard let (rect, target) = try samplingPlan(for: info, autoOrient: autoOrient) else { return nil }
         let orientation = autoOrient ? info.orientation : .up
         let factor = info.format == .jpeg ? ShrinkOnLoad.factor(sampling: rect.size, into: target) : 1
         // libjpeg maps stored x to x/factor exactly, so the plan goes to stored
         // coordinates first and is scaled there.
         let sampling = orientation.storedRect(SamplingRect(rect), stored: info.size).scaled(by: 1 / Double(factor))
         let storedTarget = orientation.swapsAxes ? Size(width: target.height, height: target.width) : target
+        let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
+        let window = info.format == .jpeg ? ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced) : nil
+        return StreamPlan(sampling: sampling, storedTarget: storedTarget, target: target, orientation: orientation,
+                          factor: factor, window: window)
+    }
+
+    /// Decodes into a `RowResampler`, calling `onRows` after every chunk of rows.
+    private func stream(_ data: [UInt8], _ plan: StreamPlan, decode: DecodeOptions,
+                        onRows: ((RowResampler) throws -> Void)?) throws -> RowResampler {
         var resampler: RowResampler? = nil
-        let begin = { (region: DecodedRegion) in
-            let local = SamplingRect(x: sampling.x - Double(region.rect.x), y: sampling.y - Double(region.rect.y),
-                                     width: sampling.width, height: sampling.height)
-            resampler = RowResampler(source: region.rect.size, channels: region.channels, rect: local, target: storedTarget)
-        }
-        switch info.format {
-        case .jpeg:
-            let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
+        try decodeRows(data, plan, decode: decode, begin: { region in
+            resampler = RowResampler(source: region.rect.size, channels: region.channels,
+                                     rect: plan.localSampling(in: region), target: plan.storedTarget)
+        }, rows: { chunk in
+            resampler!.add(chunk)
+            try onRows?(resampler!)
+        })
+        return resampler!
+    }
+
+    /// The plan's rows from whichever decoder the data needs.
+    private func decodeRows(_ data: [UInt8], _ plan: StreamPlan, decode: DecodeOptions,
+                            begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws {
+        if ImageFormat.sniff(data) == .jpeg {
             var options = decode
-            options.shrink = factor
-            _ = try JPEGCodec.decodeRows(data, options: options, region: ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced),
-                                         begin: begin, rows: { resampler!.add($0) })
-        case .png:
-            _ = try PNGCodec.decodeRows(data, options: decode, begin: begin, rows: { resampler!.add($0) })
+            options.shrink = plan.factor
+            _ = try JPEGCodec.decodeRows(data, options: options, region: plan.window, begin: begin, rows: rows)
+        } else {
+            _ = try PNGCodec.decodeRows(data, options: decode, begin: begin, rows: rows)
         }
-        return (Orienter.upright(resampler!.finish(), orientation), info)
     }
 
     private func decodeAndApply(_ data: [UInt8], decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {

@@ -132,6 +132,7 @@ enum Commands {
             throw UsageError(message: "--progress must be auto, always or never, not '\(progressMode)'")
         }
         let jobs = try BatchPlanner(args: args, operation: operation).jobs()
+        settings.concurrent = min(workers, jobs.count) < cores
         var reportFD: Int32? = nil
         if let report = args.value("report") {
             if report == "-" {
