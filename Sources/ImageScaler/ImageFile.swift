@@ -14,10 +14,30 @@ public enum ImageFile {
         defer { if fd != STDIN_FILENO { close(fd) } }
         var st = stat()
         if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { throw FileError.read("is a directory") }
-        // Regular files are read in one allocation of their size; pipes grow as needed.
+        if (st.st_mode & S_IFMT) == S_IFREG {
+            // A regular file is read straight into one allocation of its size.
+            let size = Int(st.st_size)
+            var failure: Int32 = 0
+            var bytes = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+                count = 0
+                while count < size {
+                    let n = Glibc.read(fd, buf.baseAddress! + count, size - count)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failure = errno; return }
+                    if n == 0 { return }
+                    count += n
+                }
+            }
+            if failure != 0 { errno = failure; throw FileError.read(errnoText()) }
+            // A file that grew while being read: take the rest too.
+            bytes += try readToEnd(fd)
+            return bytes
+        }
+        return try readToEnd(fd)
+    }
+
+    private static func readToEnd(_ fd: Int32) throws -> [UInt8] {
         var bytes = [UInt8]()
-        var capacity = (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) + 1 : 1 << 16
-        bytes.reserveCapacity(capacity)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -25,11 +45,9 @@ public enum ImageFile {
                 if errno == EINTR { continue }
                 throw FileError.read(errnoText())
             }
-            if n == 0 { break }
-            if bytes.count + n > capacity { capacity *= 2; bytes.reserveCapacity(capacity) }
+            if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
         }
-        return bytes
     }
 
     /// Writes `bytes` to `path` atomically (`-` is stdout). The data goes into an
