@@ -17,7 +17,7 @@ let package = Package(
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler"]),
-        .testTarget(name: "CLITests", dependencies: ["imgscale"]),
+        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler"]),
     ],
     swiftLanguageModes: [.v5]
 )

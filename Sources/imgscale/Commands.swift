@@ -88,6 +88,26 @@ enum Commands {
             options: outputOptions,
             run: { try runImages($0, operation: .convert) }),
         CommandSpec(
+            name: "compare", summary: "Compare two images pixel by pixel; exit 0 when they match, 1 when they differ.",
+            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N] [--min-psnr DB] [--max-pixels-differ N|P%] [--diff PATH] [--json]",
+            examples: ["imgscale compare golden.png out.png",
+                       "imgscale compare --tolerance 2 --max-pixels-differ 0.1% golden.png out.jpg --diff diff.png",
+                       "imgscale compare --min-psnr 40 --json expected.png actual.png"],
+            details: """
+            Images are compared as RGBA (gray replicated, missing alpha 255); pixels fully
+            transparent in both are equal whatever their hidden colour. A pixel differs when
+            any channel differs by more than the tolerance. PSNR is 10*log10(255^2/MSE) over
+            the R, G and B samples of every pixel, 'inf' when identical; mean is the mean
+            absolute difference over all RGBA samples. The summary line's format is stable.
+            Exit status: 0 match, 1 differ (or different sizes), 2 an image cannot be read.
+            """,
+            options: [OptionSpec("tolerance", value: "N", "channel difference still counted equal (default 0)"),
+                      OptionSpec("min-psnr", value: "DB", "match when PSNR >= DB, instead of the tolerance test"),
+                      OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),
+                      OptionSpec("diff", value: "PATH", "write a PNG showing where the images differ"),
+                      OptionSpec("json", "print the result as one JSON object")],
+            run: runCompare),
+        CommandSpec(
             name: "info", summary: "Print format, size, channels, bit depth and EXIF orientation of each input.",
             usage: "imgscale info [--json] INPUT...",
             examples: ["imgscale info photo.jpg", "imgscale info --json *.png"],
@@ -168,6 +188,81 @@ enum Commands {
             Console.err("imgscale: plan: \(error)")
             return 1
         }
+    }
+
+    static func runCompare(_ args: ParsedArguments) throws -> Int32 {
+        guard args.positionals.count == 2 else {
+            throw UsageError(message: "compare needs exactly two images, EXPECTED and ACTUAL; got \(args.positionals.count)")
+        }
+        let tolerance = try args.value("tolerance").map { try ValueParser.int($0, option: "tolerance", range: 0...255) } ?? 0
+        let minPSNR = try args.value("min-psnr").map { text -> Double in
+            guard let v = Double(text), v.isFinite, v >= 0 else { throw UsageError(message: "--min-psnr must be a number of dB, not '\(text)'") }
+            return v
+        }
+        var allowed = 0.0
+        var allowedIsPercent = false
+        if let text = args.value("max-pixels-differ") {
+            allowedIsPercent = text.hasSuffix("%")
+            let number = allowedIsPercent ? String(text.dropLast()) : text
+            guard let v = Double(number), v >= 0, v.isFinite, allowedIsPercent || v == v.rounded() else {
+                throw UsageError(message: "--max-pixels-differ must be a count or a percentage like 0.1%, not '\(text)'")
+            }
+            allowed = v
+        }
+        var images: [PixelBuffer] = []
+        for path in args.positionals {
+            do {
+                images.append(try ImageCodec.decode(try ImageFile.read(path)).0)
+            } catch {
+                Console.err("imgscale: \(path): \(error)")
+                return 2
+            }
+        }
+        let (expected, actual) = (images[0], images[1])
+        var json = JSON()
+        guard expected.size == actual.size else {
+            if args.has("json") {
+                json.add("result", "differ")
+                json.add("reason", "size")
+                json.add("expected_size", "\(expected.size)")
+                json.add("actual_size", "\(actual.size)")
+                Console.out(json.text)
+            } else {
+                Console.out("differ: size \(expected.size) vs \(actual.size)")
+            }
+            return 1
+        }
+        let d = ImageDifference(expected, actual, tolerance: tolerance)
+        let limit = allowedIsPercent ? allowed / 100 * Double(d.pixelCount) : allowed
+        let matches: Bool
+        if let minPSNR {
+            matches = d.psnr >= minPSNR
+        } else {
+            matches = Double(d.differingPixels) <= limit
+        }
+        let psnr = d.psnr.isInfinite ? "inf" : format(d.psnr, digits: 2)
+        if let path = args.value("diff") {
+            do {
+                try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: expected, actual: actual, tolerance: tolerance), as: .png), to: path)
+            } catch {
+                Console.err("imgscale: \(path): \(error)")
+                return 2
+            }
+        }
+        let verdict = matches ? "match" : "differ"
+        if args.has("json") {
+            json.add("result", verdict)
+            json.add("differing_pixels", d.differingPixels)
+            json.add("pixels", d.pixelCount)
+            json.add("max_difference", d.maxDifference)
+            json.add("mean", raw: format(d.meanDifference, digits: 3))
+            json.add("psnr", raw: d.psnr.isInfinite ? "null" : format(d.psnr, digits: 2))
+            json.add("tolerance", tolerance)
+            Console.out(json.text)
+        } else {
+            Console.out("\(verdict): \(d.differingPixels) pixels, max difference \(d.maxDifference), mean \(format(d.meanDifference, digits: 3)), PSNR \(psnr) dB")
+        }
+        return matches ? 0 : 1
     }
 
     static func runInfo(_ args: ParsedArguments) throws -> Int32 {
