@@ -81,6 +81,9 @@ struct cjpeg_reader {
 
 #define ICC_MARKER (JPEG_APP0 + 2)
 #define EXIF_MARKER (JPEG_APP0 + 1)
+/* The XMP namespace that opens an APP1 XMP segment, NUL included. */
+#define XMP_HEADER "http://ns.adobe.com/xap/1.0/"
+#define XMP_HEADER_LENGTH 29
 
 /* An ICC profile may span several APP2 segments, each "ICC_PROFILE\0" + seq + count. */
 static void collect_icc(cjpeg_reader *r, cjpeg_info *info) {
@@ -144,6 +147,8 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *in
     jpeg_mem_src(&r->cinfo, data, (unsigned long)size);
     jpeg_save_markers(&r->cinfo, EXIF_MARKER, 0xffff);
     jpeg_save_markers(&r->cinfo, ICC_MARKER, 0xffff);
+    /* Comments are only counted, for `info`; keep none of their bytes. */
+    jpeg_save_markers(&r->cinfo, JPEG_COM, 0);
     jpeg_read_header(&r->cinfo, TRUE);
 
     memset(info, 0, sizeof *info);
@@ -173,11 +178,16 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *in
     }
     info->adobe_inverted = r->cinfo.saw_Adobe_marker;
     for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
-        if (m->marker == EXIF_MARKER && m->data_length >= 6 &&
+        if (m->marker == EXIF_MARKER && !info->exif && m->data_length >= 6 &&
             memcmp(m->data, "Exif\0\0", 6) == 0) {
             info->exif = m->data + 6;
             info->exif_length = m->data_length - 6;
-            break;
+        } else if (m->marker == EXIF_MARKER && !info->xmp && m->data_length >= XMP_HEADER_LENGTH &&
+                   memcmp(m->data, XMP_HEADER, XMP_HEADER_LENGTH) == 0) {
+            info->xmp = m->data + XMP_HEADER_LENGTH;
+            info->xmp_length = m->data_length - XMP_HEADER_LENGTH;
+        } else if (m->marker == JPEG_COM) {
+            info->comments++;
         }
     }
     collect_icc(r, info);
@@ -311,9 +321,21 @@ static void writer_destroy(cjpeg_writer *w) {
     free(w);
 }
 
+/* One APP segment: a fixed header, then the payload. The caller checks the length. */
+static void write_segment(j_compress_ptr cinfo, int marker, const char *header, unsigned header_length,
+                          const uint8_t *data, unsigned length) {
+    jpeg_write_m_header(cinfo, marker, header_length + length);
+    for (unsigned i = 0; i < header_length; i++) {
+        jpeg_write_m_byte(cinfo, header[i]);
+    }
+    for (unsigned i = 0; i < length; i++) {
+        jpeg_write_m_byte(cinfo, data[i]);
+    }
+}
+
 cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
-                                const cjpeg_encode_options *options,
-                                const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size) {
+                                const cjpeg_encode_options *options, const cjpeg_metadata *metadata,
+                                char *err, size_t err_size) {
     if (channels != 1 && channels != 3) {
         copy_message(err, err_size, "JPEG output needs 1 or 3 channels");
         return NULL;
@@ -354,8 +376,15 @@ cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
         jpeg_simple_progression(&w->cinfo);
     }
     jpeg_start_compress(&w->cinfo, TRUE);
-    if (icc && icc_length) {
-        write_icc(&w->cinfo, icc, icc_length);
+    /* A marker segment holds at most 65533 bytes after its length field. */
+    if (metadata && metadata->exif && metadata->exif_length && metadata->exif_length <= 65533 - 6) {
+        write_segment(&w->cinfo, EXIF_MARKER, "Exif\0", 6, metadata->exif, metadata->exif_length);
+    }
+    if (metadata && metadata->icc && metadata->icc_length) {
+        write_icc(&w->cinfo, metadata->icc, metadata->icc_length);
+    }
+    if (metadata && metadata->xmp && metadata->xmp_length && metadata->xmp_length <= 65533 - XMP_HEADER_LENGTH) {
+        write_segment(&w->cinfo, EXIF_MARKER, XMP_HEADER, XMP_HEADER_LENGTH, metadata->xmp, metadata->xmp_length);
     }
     return w;
 }

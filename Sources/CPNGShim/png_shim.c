@@ -108,6 +108,23 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
         out->icc = profile;
         out->icc_length = profile_length;
     }
+    png_bytep exif;
+    png_uint_32 exif_length;
+    if (png_get_eXIf_1(r->png, r->info, &exif_length, &exif) && exif_length) {
+        out->exif = exif;
+        out->exif_length = exif_length;
+    }
+    png_textp texts;
+    int count = png_get_text(r->png, r->info, &texts, NULL);
+    for (int i = 0; i < count; i++) {
+        if (strcmp(texts[i].key, "XML:com.adobe.xmp") == 0 && !out->xmp) {
+            out->xmp = (const uint8_t *)texts[i].text;
+            out->xmp_length = (uint32_t)(texts[i].compression >= PNG_ITXT_COMPRESSION_NONE
+                                             ? texts[i].itxt_length : texts[i].text_length);
+        } else {
+            out->texts++;
+        }
+    }
     return r;
 }
 
@@ -199,16 +216,18 @@ struct cpng_writer {
     png_structp png;
     png_infop info;
     shim_sink sink;
+    char *xmp;
 };
 
 static void writer_destroy(cpng_writer *w) {
     png_destroy_write_struct(&w->png, &w->info);
+    free(w->xmp);
     free(w->sink.bytes);
     free(w);
 }
 
 cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int compression_level,
-                              const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size) {
+                              const cpng_metadata *metadata, char *err, size_t err_size) {
     static const int color_types[5] = {
         -1, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
         PNG_COLOR_TYPE_RGB_ALPHA};
@@ -238,10 +257,54 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
     }
     png_set_write_fn(w->png, &w->sink, shim_write_fn, shim_flush_fn);
     png_set_compression_level(w->png, compression_level);
-    png_set_IHDR(w->png, w->info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    if (icc && icc_length) {
-        png_set_iCCP(w->png, w->info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, icc_length);
+    if (metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256) {
+        png_color colors[256];
+        png_byte alphas[256];
+        int last_translucent = -1;
+        for (int i = 0; i < metadata->palette_size; i++) {
+            colors[i].red = metadata->palette[i * 4];
+            colors[i].green = metadata->palette[i * 4 + 1];
+            colors[i].blue = metadata->palette[i * 4 + 2];
+            alphas[i] = metadata->palette[i * 4 + 3];
+            if (alphas[i] != 255) {
+                last_translucent = i;
+            }
+        }
+        png_set_IHDR(w->png, w->info, width, height, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_set_PLTE(w->png, w->info, colors, metadata->palette_size);
+        if (last_translucent >= 0) {
+            /* tRNS only needs to reach the last entry that is not opaque. */
+            png_set_tRNS(w->png, w->info, alphas, last_translucent + 1, NULL);
+        }
+    } else {
+        png_set_IHDR(w->png, w->info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    }
+    if (metadata && metadata->icc && metadata->icc_length) {
+        png_set_iCCP(w->png, w->info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, metadata->icc,
+                     metadata->icc_length);
+    }
+    if (metadata && metadata->exif && metadata->exif_length) {
+        png_set_eXIf_1(w->png, w->info, metadata->exif_length, (png_bytep)metadata->exif);
+    }
+    if (metadata && metadata->xmp && metadata->xmp_length) {
+        /* libpng measures iTXt text with strlen, so it needs its own terminated copy. */
+        w->xmp = malloc((size_t)metadata->xmp_length + 1);
+        if (!w->xmp) {
+            png_error(w->png, "out of memory");
+        }
+        memcpy(w->xmp, metadata->xmp, metadata->xmp_length);
+        w->xmp[metadata->xmp_length] = 0;
+        png_text text;
+        memset(&text, 0, sizeof text);
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = "XML:com.adobe.xmp";
+        text.text = w->xmp;
+        text.itxt_length = metadata->xmp_length;
+        text.lang = "";
+        text.lang_key = "";
+        png_set_text(w->png, w->info, &text, 1);
     }
     png_write_info(w->png, w->info);
     return w;

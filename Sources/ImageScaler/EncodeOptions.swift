@@ -6,8 +6,14 @@ public struct EncodeOptions: Sendable {
     public var background: RGBColor = .white
     public var progressive: Bool = false
     public var subsampling: Int = 420
+    /// Write PNGs of at most 256 colours as palette images.
+    public var palette: Bool = false
     /// An ICC profile to embed unchanged, or nil for none.
     public var iccProfile: [UInt8]? = nil
+    /// An EXIF block (TIFF structure) to embed unchanged, or nil for none.
+    public var exif: [UInt8]? = nil
+    /// An XMP packet to embed unchanged, or nil for none.
+    public var xmp: [UInt8]? = nil
 
     public init() {}
 }

@@ -13,6 +13,17 @@ public struct ImageInfo: Equatable, Sendable {
     public var interlaced: Bool
     public var iccProfile: [UInt8]?
     public var exif: [UInt8]?
+    public var xmp: [UInt8]?
+    /// Text chunks (PNG tEXt/zTXt/iTXt other than XMP) or comments (JPEG COM).
+    public var textCount: Int = 0
+    /// Things worth telling the user that did not stop the decode (broken EXIF).
+    public var warnings: [String] = []
+
+    /// The kinds of metadata present, in a fixed order: icc, exif, xmp, text.
+    public var metadataKinds: [String] {
+        [iccProfile != nil ? "icc" : nil, exif != nil ? "exif" : nil, xmp != nil ? "xmp" : nil,
+         textCount > 0 ? "text" : nil].compactMap { $0 }
+    }
 
     public var uprightSize: Size { orientation.swapsAxes ? Size(width: size.height, height: size.width) : size }
 }

@@ -6,13 +6,14 @@ import Dispatch
 public enum ImageOperation: Sendable {
     case fill(Size, from: Rect?, origin: CoordinateOrigin, gravity: Gravity)
     case crop(Rect, origin: CoordinateOrigin)
-    case fit(Size)
+    /// Fit inside the size; with `pad`, letterbox to exactly that size on the colour.
+    case fit(Size, pad: RGBColor? = nil)
     case convert
 
     /// The size the operation asks for, when it has one (`{w}`/`{h}` in output names).
     public var requestedSize: Size? {
         switch self {
-        case .fill(let size, _, _, _), .fit(let size): return size
+        case .fill(let size, _, _, _), .fit(let size, _): return size
         case .crop(let rect, _): return rect.size
         case .convert: return nil
         }
@@ -25,8 +26,8 @@ public enum ImageOperation: Sendable {
             return try ImageScaler.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity)
         case .crop(let rect, let origin):
             return try ImageScaler.crop(image, to: rect, origin: origin)
-        case .fit(let size):
-            return try ImageScaler.scaleToFit(image, in: size)
+        case .fit(let size, let pad):
+            return padded(try ImageScaler.scaleToFit(image, in: size))
         case .convert:
             return image
         }
@@ -45,7 +46,7 @@ public enum ImageOperation: Sendable {
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
         let resampler = try stream(data, plan, decode: decode, onRows: nil)
-        return (Orienter.upright(resampler.finish(), plan.orientation), info)
+        return (padded(Orienter.upright(resampler.finish(), plan.orientation)), info)
     }
 
     /// Decodes, applies and encodes: the whole job from input bytes to output bytes.
@@ -55,19 +56,28 @@ public enum ImageOperation: Sendable {
     /// bytes are the same either way. With `carryProfile`, an input ICC profile that
     /// fits the output's colour space is embedded unchanged.
     public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
-                       encode: EncodeOptions = EncodeOptions(), autoOrient: Bool = true, carryProfile: Bool = true,
-                       concurrent: Bool = false) throws -> (bytes: [UInt8], size: Size, info: ImageInfo) {
+                       encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> (bytes: [UInt8], size: Size, info: ImageInfo) {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
+        let autoOrient = settings.autoOrient, concurrent = settings.concurrent
         var options = encode
+        if settings.keepMetadata {
+            options.exif = info.exif.flatMap(ExifEditor.forUprightOutput)
+            options.xmp = info.xmp.map(ExifEditor.xmpForUprightOutput)
+        }
         func withProfile(_ channels: Int) -> EncodeOptions {
             var o = options
-            if carryProfile, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }
+            if settings.carryProfile, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }
             return o
         }
-        guard let plan = try streamPlan(for: info, autoOrient: autoOrient), plan.orientation == .up else {
+        // Streaming needs a result that is final row by row: upright as stored, no
+        // letterbox, and no alpha that might turn out to be all opaque and be dropped.
+        let streamable = info.channels == 1 || info.channels == 3
+        guard streamable, !isPadded, !(options.palette && format == .png),
+              let plan = try streamPlan(for: info, autoOrient: autoOrient), plan.orientation == .up else {
             let (image, _) = try perform(on: data, decode: decode, autoOrient: autoOrient)
-            return (try RowEncoder.encode(image, as: format, options: withProfile(image.channels)), image.size, info)
+            let final = image.droppingOpaqueAlpha()
+            return (try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), final.size, info)
         }
         options = withProfile(info.channels)
         let target = plan.target
@@ -135,6 +145,11 @@ public enum ImageOperation: Sendable {
         return (try encoder.finish(), target, info)
     }
 
+    private var isPadded: Bool {
+        if case .fit(_, let pad?) = self { _ = pad; return true }
+        return false
+    }
+
     /// What streaming needs, worked out from the header: the rect to sample in stored
     /// (and, for JPEG, shrunk) pixels, the output size in stored orientation, the
     /// shrink factor and the rows and columns to decode.
@@ -193,6 +208,12 @@ public enum ImageOperation: Sendable {
         }
     }
 
+    /// `fit --pad`'s letterbox; every other operation's result is final as it is.
+    private func padded(_ image: PixelBuffer) -> PixelBuffer {
+        guard case .fit(let box, let pad?) = self else { return image }
+        return Padder.pad(image, to: box, background: pad)
+    }
+
     private func decodeAndApply(_ data: [UInt8], decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {
         let (decoded, info) = try ImageCodec.decode(data, options: decode)
         let image = autoOrient ? Orienter.upright(decoded, info.orientation) : decoded
@@ -205,7 +226,7 @@ public enum ImageOperation: Sendable {
         switch self {
         case .fill(let target, let from, let origin, let gravity):
             return (try ImageScaler.plan(source: size, target: target, from: from, origin: origin, gravity: gravity), target)
-        case .fit(let box):
+        case .fit(let box, _):
             return (Rect(size: size), try AspectFill.fitSize(size, in: box))
         case .crop, .convert:
             return nil

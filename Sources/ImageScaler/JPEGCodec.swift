@@ -128,7 +128,17 @@ public enum JPEGCodec {
             icc = Array(UnsafeBufferPointer(start: p, count: Int(raw.icc_length)))
         }
         var orientation = Orientation.up
-        if let exif, case .success(let o) = ExifReader.orientation(in: exif) { orientation = o }
+        var warnings: [String] = []
+        if let exif {
+            switch ExifReader.orientation(in: exif) {
+            case .success(let o): orientation = o
+            case .failure(let e): warnings.append("ignoring broken EXIF (\(e)); orientation 1 assumed")
+            }
+        }
+        var xmp: [UInt8]? = nil
+        if let p = raw.xmp, raw.xmp_length > 0 {
+            xmp = Array(UnsafeBufferPointer(start: p, count: Int(raw.xmp_length)))
+        }
         let model: String
         switch Int(raw.color) {
         case Int(CJPEG_COLOR_GRAY): model = "gray"
@@ -137,7 +147,8 @@ public enum JPEGCodec {
         }
         return ImageInfo(format: .jpeg, size: Size(width: Int(raw.width), height: Int(raw.height)),
                          channels: model == "gray" ? 1 : 3, bitDepth: 8, colorModel: model,
-                         orientation: orientation, interlaced: raw.progressive != 0, iccProfile: icc, exif: exif)
+                         orientation: orientation, interlaced: raw.progressive != 0, iccProfile: icc, exif: exif,
+                         xmp: xmp, textCount: Int(raw.comments), warnings: warnings)
     }
 
     /// Encodes at `quality` 1-100 with optimised Huffman tables; alpha is flattened

@@ -75,10 +75,18 @@ public enum PNGCodec {
         if let p = raw.icc, raw.icc_length > 0 {
             icc = Array(UnsafeBufferPointer(start: p, count: Int(raw.icc_length)))
         }
+        func bytes(_ p: UnsafePointer<UInt8>?, _ n: UInt32) -> [UInt8]? {
+            guard let p, n > 0 else { return nil }
+            return Array(UnsafeBufferPointer(start: p, count: Int(n)))
+        }
+        // PNG's eXIf orientation is not applied: readers disagree on it, and Pillow
+        // and libvips ignore it by default too.
         return ImageInfo(format: .png, size: Size(width: Int(raw.width), height: Int(raw.height)),
                          channels: Int(raw.channels), bitDepth: Int(raw.bit_depth),
                          colorModel: models[Int(raw.color_type)] ?? "unknown",
-                         orientation: .up, interlaced: raw.interlaced != 0, iccProfile: icc, exif: nil)
+                         orientation: .up, interlaced: raw.interlaced != 0, iccProfile: icc,
+                         exif: bytes(raw.exif, raw.exif_length), xmp: bytes(raw.xmp, raw.xmp_length),
+                         textCount: Int(raw.texts))
     }
 
     /// Encodes 8-bit samples with the buffer's own channels. zlib `compression` 0-9.

@@ -44,6 +44,19 @@ public struct PixelBuffer: Equatable, Sendable {
         return Array(pixels[start..<start + channels])
     }
 
+    /// The same image without its alpha channel when every pixel is opaque: alpha is
+    /// kept only where it carries something.
+    public func droppingOpaqueAlpha() -> PixelBuffer {
+        guard hasAlpha else { return self }
+        let c = channels
+        for i in stride(from: c - 1, to: pixels.count, by: c) where pixels[i] != 255 { return self }
+        var out = PixelBuffer.samples(count: width * height * (c - 1))
+        for i in 0..<(width * height) {
+            for k in 0..<(c - 1) { out[i * (c - 1) + k] = pixels[i * c + k] }
+        }
+        return PixelBuffer(width: width, height: height, channels: c - 1, pixels: out)
+    }
+
     /// The same pixels as RGBA: gray is replicated, missing alpha is 255.
     public func rgba() -> [UInt8] {
         if channels == 4 { return pixels }

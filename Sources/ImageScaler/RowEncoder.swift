@@ -23,14 +23,21 @@ public final class RowEncoder {
         self.channels = channels
         background = options.background
         var message = ShimMessage()
-        let icc = options.iccProfile ?? []
+        let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
         switch format {
         case .png:
             outChannels = channels
-            let w = icc.withUnsafeBufferPointer { iccBuf in
-                message.with {
-                    cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
-                                     iccBuf.baseAddress, UInt32(iccBuf.count), $0, $1)
+            let w = icc.withUnsafeBufferPointer { i in
+                exif.withUnsafeBufferPointer { e in
+                    xmp.withUnsafeBufferPointer { x in
+                        var metadata = cpng_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
+                                                     exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
+                                                     palette: nil, palette_size: 0)
+                        return message.with {
+                            cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
+                                             &metadata, $0, $1)
+                        }
+                    }
                 }
             }
             guard let w else { throw EncodeError.png(message.text) }
@@ -40,10 +47,15 @@ public final class RowEncoder {
             outChannels = flatChannels
             var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality), progressive: options.progressive ? 1 : 0,
                                                    subsampling: Int32(options.subsampling))
-            let w = icc.withUnsafeBufferPointer { iccBuf in
-                message.with {
-                    cjpeg_writer_open(UInt32(width), UInt32(height), Int32(flatChannels), &jpegOptions,
-                                      iccBuf.baseAddress, UInt32(iccBuf.count), $0, $1)
+            let w = icc.withUnsafeBufferPointer { i in
+                exif.withUnsafeBufferPointer { e in
+                    xmp.withUnsafeBufferPointer { x in
+                        var metadata = cjpeg_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
+                                                      exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count))
+                        return message.with {
+                            cjpeg_writer_open(UInt32(width), UInt32(height), Int32(flatChannels), &jpegOptions, &metadata, $0, $1)
+                        }
+                    }
                 }
             }
             guard let w else { throw EncodeError.jpeg(message.text) }
@@ -106,12 +118,48 @@ public final class RowEncoder {
         }
     }
 
-    /// Encodes a whole buffer.
+    /// Encodes a whole buffer. With `options.palette`, a PNG whose pixels use at most
+    /// 256 colours is written as an 8-bit palette image (tRNS carrying any alpha).
     public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions) throws -> [UInt8] {
+        if format == .png, options.palette, let (palette, indices) = Palettizer.palettize(image) {
+            return try encodePalette(width: image.width, height: image.height, palette: palette, indices: indices, options: options)
+        }
         let encoder = try RowEncoder(format: format, width: image.width, height: image.height, channels: image.channels, options: options)
         try image.pixels.withUnsafeBufferPointer {
             try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.bytesPerRow)
         }
         return try encoder.finish()
+    }
+
+    private static func encodePalette(width: Int, height: Int, palette: [UInt8], indices: [UInt8], options: EncodeOptions) throws -> [UInt8] {
+        var message = ShimMessage()
+        let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
+        let w = icc.withUnsafeBufferPointer { i in
+            exif.withUnsafeBufferPointer { e in
+                xmp.withUnsafeBufferPointer { x in
+                    palette.withUnsafeBufferPointer { p in
+                        var metadata = cpng_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
+                                                     exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
+                                                     palette: p.baseAddress, palette_size: Int32(p.count / 4))
+                        return message.with {
+                            cpng_writer_open(UInt32(width), UInt32(height), 1, Int32(options.compression), &metadata, $0, $1)
+                        }
+                    }
+                }
+            }
+        }
+        guard let w else { throw EncodeError.png(message.text) }
+        defer { cpng_writer_close(w) }
+        let status = indices.withUnsafeBufferPointer { rows in
+            message.with { cpng_writer_write_rows(w, rows.baseAddress, width, UInt32(height), $0, $1) }
+        }
+        guard status == 0 else { throw EncodeError.png(message.text) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        guard message.with({ cpng_writer_finish(w, &out, &size, $0, $1) }) == 0, let bytes = out else {
+            throw EncodeError.png(message.text)
+        }
+        defer { cpng_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 }

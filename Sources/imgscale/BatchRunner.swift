@@ -74,7 +74,9 @@ final class BatchRunner: @unchecked Sendable {
         } else {
             do {
                 try makeParent(of: job.output)
-                size = try JobProcessor.run(job, settings)
+                let (outSize, warnings) = try JobProcessor.run(job, settings)
+                size = outSize
+                for warning in warnings { Console.err("imgscale: \(job.input): warning: \(warning)") }
             } catch {
                 status = "failed"
                 let message = "\(error)"

@@ -17,8 +17,10 @@ enum Commands {
         OptionSpec("background", value: "RRGGBB", "colour behind alpha when writing JPEG (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
         OptionSpec("subsampling", value: "444|422|420", "JPEG chroma subsampling (default 420)"),
+        OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
         OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
+        OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("max-pixels", value: "N", "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("jobs", short: "j", value: "N", "files processed at once (default: number of cores)"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
@@ -59,12 +61,15 @@ enum Commands {
         CommandSpec(
             name: "fit", summary: "Scale to fit inside WxH with the aspect ratio kept; nothing is cropped.",
             usage: "imgscale fit --size WxH INPUT... (-o OUTPUT | --out-dir DIR)",
-            examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg"],
+            examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg",
+                       "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png"],
             details: "",
-            options: [OptionSpec("size", value: "WxH", "the box to fit in (required)")] + outputOptions,
+            options: [OptionSpec("size", value: "WxH", "the box to fit in (required)"),
+                      OptionSpec("pad", "letterbox to exactly WxH, centred, on --background")] + outputOptions,
             run: { args in
                 guard let s = args.value("size") else { throw UsageError(message: "fit needs --size WxH") }
-                return try runImages(args, operation: .fit(try ValueParser.size(s, option: "size")))
+                let pad = args.has("pad") ? try background(args) : nil
+                return try runImages(args, operation: .fit(try ValueParser.size(s, option: "size"), pad: pad))
             }),
         CommandSpec(
             name: "plan", summary: "Print the source rect fill would use, as X,Y,W,H (top-left) on the last line; no pixels are read.",
@@ -121,6 +126,12 @@ enum Commands {
         try args.value("origin").map { try ValueParser.choice($0, option: "origin", as: CoordinateOrigin.self) } ?? .topLeft
     }
 
+    static func background(_ args: ParsedArguments) throws -> RGBColor {
+        guard let b = args.value("background") else { return .white }
+        guard let colour = RGBColor(hex: b) else { throw UsageError(message: "--background must be RRGGBB hex, like ffffff, not '\(b)'") }
+        return colour
+    }
+
     static func fillOperation(_ args: ParsedArguments) throws -> ImageOperation {
         guard let s = args.value("size") else { throw UsageError(message: "fill needs --size WxH") }
         let size = try ValueParser.size(s, option: "size")
@@ -133,18 +144,17 @@ enum Commands {
         var settings = JobSettings(operation: operation)
         if let q = args.value("quality") { settings.encode.quality = try ValueParser.int(q, option: "quality", range: 1...100) }
         if let c = args.value("compression") { settings.encode.compression = try ValueParser.int(c, option: "compression", range: 0...9) }
-        if let b = args.value("background") {
-            guard let colour = RGBColor(hex: b) else { throw UsageError(message: "--background must be RRGGBB hex, like ffffff, not '\(b)'") }
-            settings.encode.background = colour
-        }
+        settings.encode.background = try background(args)
+        settings.encode.palette = args.has("palette")
         settings.encode.progressive = args.has("progressive")
         if let s = args.value("subsampling") {
             guard ["444", "422", "420"].contains(s) else { throw UsageError(message: "--subsampling must be 444, 422 or 420, not '\(s)'") }
             settings.encode.subsampling = Int(s)!
         }
         if let m = args.value("max-pixels") { settings.decode.maxPixels = try ValueParser.int(m, option: "max-pixels", range: 0...Int.max) }
-        settings.autoOrient = !args.has("no-auto-orient")
-        settings.keepProfile = !args.has("strip-profile")
+        settings.render.autoOrient = !args.has("no-auto-orient")
+        settings.render.carryProfile = !args.has("strip-profile")
+        settings.render.keepMetadata = args.has("keep-metadata")
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = try args.value("jobs").map { try ValueParser.int($0, option: "jobs", range: 1...1024) } ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"
@@ -152,7 +162,7 @@ enum Commands {
             throw UsageError(message: "--progress must be auto, always or never, not '\(progressMode)'")
         }
         let jobs = try BatchPlanner(args: args, operation: operation).jobs()
-        settings.concurrent = min(workers, jobs.count) < cores
+        settings.render.concurrent = min(workers, jobs.count) < cores
         var reportFD: Int32? = nil
         if let report = args.value("report") {
             if report == "-" {
@@ -271,6 +281,7 @@ enum Commands {
         for path in args.positionals {
             do {
                 let info = try ImageCodec.info(try ImageFile.read(path))
+                for warning in info.warnings { Console.err("imgscale: \(path): warning: \(warning)") }
                 let upright = info.uprightSize
                 if args.has("json") {
                     var j = JSON()
@@ -287,6 +298,9 @@ enum Commands {
                     j.add(info.format == .png ? "interlaced" : "progressive", info.interlaced)
                     j.add("icc", info.iccProfile != nil)
                     j.add("exif", info.exif != nil)
+                    j.add("xmp", info.xmp != nil)
+                    j.add("text", info.textCount)
+                    j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
                     Console.out(j.text)
                 } else {
                     var line = "\(path): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel)), \(info.bitDepth)-bit"
@@ -294,6 +308,7 @@ enum Commands {
                         line += ", orientation \(info.orientation.rawValue)"
                         if info.orientation != .up { line += " (upright \(upright))" }
                     }
+                    if !info.metadataKinds.isEmpty { line += ", metadata: " + info.metadataKinds.joined(separator: " ") }
                     Console.out(line)
                 }
             } catch {

@@ -5,9 +5,5 @@ struct JobSettings {
     var operation: ImageOperation
     var decode = DecodeOptions()
     var encode = EncodeOptions()
-    var autoOrient = true
-    var keepProfile = true
-    /// Encode on a second thread while decoding: worth it only when cores would
-    /// otherwise sit idle, that is when fewer jobs run at once than there are cores.
-    var concurrent = false
+    var render = RenderSettings()
 }

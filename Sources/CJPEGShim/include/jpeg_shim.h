@@ -28,7 +28,20 @@ typedef struct {
     uint32_t exif_length;
     const uint8_t *icc;      /* reassembled APP2 ICC profile; owned by the reader */
     uint32_t icc_length;
+    const uint8_t *xmp;      /* APP1 XMP packet after its namespace header; owned by the reader */
+    uint32_t xmp_length;
+    int comments;            /* number of COM markers */
 } cjpeg_info;
+
+/* Metadata to embed in an output, each block written unchanged (NULL or 0 for none). */
+typedef struct {
+    const uint8_t *icc;
+    uint32_t icc_length;
+    const uint8_t *exif;     /* TIFF block, without the "Exif\0\0" prefix */
+    uint32_t exif_length;
+    const uint8_t *xmp;      /* XMP packet */
+    uint32_t xmp_length;
+} cjpeg_metadata;
 
 typedef struct {
     uint32_t width;          /* after shrink-on-load and column cropping */
@@ -70,8 +83,8 @@ typedef struct {
    cjpeg_free; close the writer in every case. */
 typedef struct cjpeg_writer cjpeg_writer;
 cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
-                                const cjpeg_encode_options *options,
-                                const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size);
+                                const cjpeg_encode_options *options, const cjpeg_metadata *metadata,
+                                char *err, size_t err_size);
 int cjpeg_writer_write_rows(cjpeg_writer *writer, const uint8_t *pixels, size_t stride, uint32_t rows,
                             char *err, size_t err_size);
 int cjpeg_writer_finish(cjpeg_writer *writer, uint8_t **out, size_t *out_size, char *err, size_t err_size);

@@ -19,7 +19,24 @@ typedef struct {
     int interlaced;      /* 1 for Adam7 */
     const uint8_t *icc;  /* iCCP profile, decompressed; owned by the reader */
     uint32_t icc_length;
+    const uint8_t *exif; /* eXIf chunk (a TIFF block); owned by the reader */
+    uint32_t exif_length;
+    const uint8_t *xmp;  /* iTXt "XML:com.adobe.xmp" text; owned by the reader */
+    uint32_t xmp_length;
+    int texts;           /* other tEXt, zTXt and iTXt chunks before IDAT */
 } cpng_info;
+
+/* Metadata to embed in an output, each block written unchanged (NULL or 0 for none). */
+typedef struct {
+    const uint8_t *icc;
+    uint32_t icc_length;
+    const uint8_t *exif;
+    uint32_t exif_length;
+    const uint8_t *xmp;
+    uint32_t xmp_length;
+    const uint8_t *palette;  /* when set: RGBA entries; rows are then 1-byte indices */
+    int palette_size;        /* 1-256 */
+} cpng_metadata;
 
 /* Reads the header from an in-memory PNG. The data must outlive the reader. */
 cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *info,
@@ -42,7 +59,7 @@ void cpng_reader_close(cpng_reader *reader);
    writer in every case. */
 typedef struct cpng_writer cpng_writer;
 cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int compression_level,
-                              const uint8_t *icc, uint32_t icc_length, char *err, size_t err_size);
+                              const cpng_metadata *metadata, char *err, size_t err_size);
 int cpng_writer_write_rows(cpng_writer *writer, const uint8_t *pixels, size_t stride, uint32_t rows,
                            char *err, size_t err_size);
 int cpng_writer_finish(cpng_writer *writer, uint8_t **out, size_t *out_size, char *err, size_t err_size);
