@@ -43,8 +43,10 @@ public enum ExifEditor {
             }
             put16(linkAt, 0)
             put16(linkAt + 2, 0)
-            // The thumbnail is nearly always the block's tail: drop its bytes too.
-            if thumbStart != Int.max, thumbStart > linkAt, thumbStart + thumbLength == block.count {
+            // The thumbnail is nearly always the block's tail (camera writers may pad a few
+            // bytes after it): drop its bytes too.
+            let end = thumbStart + thumbLength
+            if thumbStart != Int.max, thumbStart > linkAt, end <= block.count, end + 16 >= block.count {
                 block.removeSubrange(thumbStart...)
             }
         }
