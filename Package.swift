@@ -10,7 +10,8 @@ let package = Package(
     targets: [
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png")]),
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim"]),
+        .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CLCMSShim"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.

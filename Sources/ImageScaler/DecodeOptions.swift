@@ -8,6 +8,8 @@ public struct DecodeOptions: Sendable {
     public var maxPixels: Int = DecodeOptions.defaultMaxPixels
     /// JPEG shrink-on-load: decode at 1/`shrink` size (1, 2, 4 or 8). Ignored for PNG.
     public var shrink: Int = 1
+    /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
+    public var toSRGB: Bool = false
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels

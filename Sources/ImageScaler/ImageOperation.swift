@@ -45,8 +45,8 @@ public enum ImageOperation: Sendable {
         guard let plan = try streamPlan(for: info, autoOrient: autoOrient) else {
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
-        let resampler = try stream(data, plan, decode: decode, onRows: nil)
-        return (padded(Orienter.upright(resampler.finish(), plan.orientation)), info)
+        let (resampler, decoded) = try stream(data, plan, decode: decode, onRows: nil)
+        return (padded(Orienter.upright(resampler.finish(), plan.orientation)), decoded)
     }
 
     /// Decodes, applies and encodes: the whole job from input bytes to output bytes.
@@ -67,7 +67,8 @@ public enum ImageOperation: Sendable {
         }
         func withProfile(_ channels: Int) -> EncodeOptions {
             var o = options
-            if settings.carryProfile, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }
+            // Converted pixels are sRGB, which is what a file without a profile means.
+            if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }
             return o
         }
         // Streaming needs a result that is final row by row: upright as stored, no
@@ -75,16 +76,16 @@ public enum ImageOperation: Sendable {
         let streamable = info.channels == 1 || info.channels == 3
         guard streamable, !isPadded, !(options.palette && format == .png),
               let plan = try streamPlan(for: info, autoOrient: autoOrient), plan.orientation == .up else {
-            let (image, _) = try perform(on: data, decode: decode, autoOrient: autoOrient)
+            let (image, decoded) = try perform(on: data, decode: decode, autoOrient: autoOrient)
             let final = image.droppingOpaqueAlpha()
-            return (try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), final.size, info)
+            return (try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), final.size, decoded)
         }
         options = withProfile(info.channels)
         let target = plan.target
         if !concurrent {
             var encoder: RowEncoder? = nil
             var written = 0
-            _ = try stream(data, plan, decode: decode) { resampler in
+            let (_, decoded) = try stream(data, plan, decode: decode) { resampler in
                 if encoder == nil {
                     encoder = try RowEncoder(format: format, width: target.width, height: target.height,
                                              channels: resampler.channels, options: options)
@@ -95,14 +96,15 @@ public enum ImageOperation: Sendable {
                     written = resampler.rowsDone
                 }
             }
-            return (try encoder!.finish(), target, info)
+            return (try encoder!.finish(), target, decoded)
         }
         // Two threads: this one resamples and encodes what the other decodes.
         let pipe = ChunkPipe(capacity: 8)
         var producerError: Error? = nil
+        var decoded = info
         let producer = DispatchWorkItem {
             do {
-                try self.decodeRows(data, plan, decode: decode, begin: { pipe.begin($0) }, rows: { try pipe.push($0) })
+                decoded = try self.decodeRows(data, plan, decode: decode, begin: { pipe.begin($0) }, rows: { try pipe.push($0) })
             } catch {
                 producerError = error
             }
@@ -142,7 +144,7 @@ public enum ImageOperation: Sendable {
         if let producerError, !(producerError is CancellationError) { throw producerError }
         if let consumerError { throw consumerError }
         guard let encoder, written == target.height else { throw EncodeError.png("decoder ended before the last row") }
-        return (try encoder.finish(), target, info)
+        return (try encoder.finish(), target, decoded)
     }
 
     private var isPadded: Bool {
@@ -184,28 +186,29 @@ public enum ImageOperation: Sendable {
 
     /// Decodes into a `RowResampler`, calling `onRows` after every chunk of rows.
     private func stream(_ data: [UInt8], _ plan: StreamPlan, decode: DecodeOptions,
-                        onRows: ((RowResampler) throws -> Void)?) throws -> RowResampler {
+                        onRows: ((RowResampler) throws -> Void)?) throws -> (RowResampler, ImageInfo) {
         var resampler: RowResampler? = nil
-        try decodeRows(data, plan, decode: decode, begin: { region in
+        let info = try decodeRows(data, plan, decode: decode, begin: { region in
             resampler = RowResampler(source: region.rect.size, channels: region.channels,
                                      rect: plan.localSampling(in: region), target: plan.storedTarget)
         }, rows: { chunk in
             resampler!.add(chunk)
             try onRows?(resampler!)
         })
-        return resampler!
+        return (resampler!, info)
     }
 
     /// The plan's rows from whichever decoder the data needs.
+    /// Returns the decoder's view of the image, warnings included.
+    @discardableResult
     private func decodeRows(_ data: [UInt8], _ plan: StreamPlan, decode: DecodeOptions,
-                            begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws {
+                            begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         if ImageFormat.sniff(data) == .jpeg {
             var options = decode
             options.shrink = plan.factor
-            _ = try JPEGCodec.decodeRows(data, options: options, region: plan.window, begin: begin, rows: rows)
-        } else {
-            _ = try PNGCodec.decodeRows(data, options: decode, begin: begin, rows: rows)
+            return try JPEGCodec.decodeRows(data, options: options, region: plan.window, begin: begin, rows: rows)
         }
+        return try PNGCodec.decodeRows(data, options: decode, begin: begin, rows: rows)
     }
 
     /// `fit --pad`'s letterbox; every other operation's result is final as it is.

@@ -47,7 +47,7 @@ public enum JPEGCodec {
                 throw DecodeError.jpeg(message.text)
             }
             defer { cjpeg_reader_close(reader) }
-            let info = makeInfo(raw)
+            var info = makeInfo(raw)
             try options.check(info.size)
             var output = cjpeg_output()
             let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
@@ -72,8 +72,16 @@ public enum JPEGCodec {
             let chunkRows = 16
             let stride = width * channels
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
-            var converted = channels == 4 ? PixelBuffer.samples(count: width * 3 * chunkRows) : []
             let inverted = raw.adobe_inverted != 0
+            var colour: ColorConverter? = nil
+            if options.toSRGB, let icc = info.iccProfile {
+                do {
+                    colour = try ColorConverter(profile: icc, layout: channels == 4 ? .cmyk(inverted: inverted) : .init(channels: channels))
+                } catch {
+                    info.warnings.append("\(error)")
+                }
+            }
+            var converted = channels == 4 || colour != nil ? PixelBuffer.samples(count: width * outChannels * chunkRows) : []
             var row = 0
             while row < height {
                 let want = min(chunkRows, height - row)
@@ -82,14 +90,18 @@ public enum JPEGCodec {
                 }
                 guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "no scanlines returned") }
                 let count = Int(n)
-                if channels == 4 {
+                if channels == 4 || colour != nil {
                     chunk.withUnsafeBufferPointer { src in
                         converted.withUnsafeMutableBufferPointer { dst in
-                            cmykToRGB(src.baseAddress!, dst.baseAddress!, pixels: width * count, inverted: inverted)
+                            if let colour {
+                                colour.convert(src.baseAddress!, into: dst.baseAddress!, pixels: width * count)
+                            } else {
+                                cmykToRGB(src.baseAddress!, dst.baseAddress!, pixels: width * count, inverted: inverted)
+                            }
                         }
                     }
                     try converted.withUnsafeBufferPointer {
-                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: width * 3, pixels: $0.baseAddress!))
+                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: width * outChannels, pixels: $0.baseAddress!))
                     }
                 } else {
                     try chunk.withUnsafeBufferPointer {

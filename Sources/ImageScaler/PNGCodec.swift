@@ -34,15 +34,25 @@ public enum PNGCodec {
                 throw DecodeError.png(message.text)
             }
             defer { cpng_reader_close(reader) }
-            let info = makeInfo(raw)
+            var info = makeInfo(raw)
             try options.check(info.size)
             let (width, height, channels) = (info.size.width, info.size.height, info.channels)
             let stride = width * channels
+            var colour: ColorConverter? = nil
+            if options.toSRGB, let icc = info.iccProfile {
+                do { colour = try ColorConverter(profile: icc, layout: .init(channels: channels)) } catch { info.warnings.append("\(error)") }
+            }
+            // Little CMS converts in place when input and output layouts match.
+            func convert(_ p: UnsafeMutableBufferPointer<UInt8>, rows count: Int) {
+                colour?.convert(p.baseAddress!, into: p.baseAddress!, pixels: count * width)
+            }
             try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
             if info.interlaced {
                 var pixels = PixelBuffer.samples(count: height * stride)
                 let status = pixels.withUnsafeMutableBufferPointer { out in
-                    message.with { cpng_reader_read(reader, out.baseAddress, stride, $0, $1) }
+                    let status = message.with { cpng_reader_read(reader, out.baseAddress, stride, $0, $1) }
+                    if status == 0 { convert(out, rows: height) }
+                    return status
                 }
                 guard status == 0 else { throw DecodeError.png(message.text) }
                 try pixels.withUnsafeBufferPointer {
@@ -56,7 +66,9 @@ public enum PNGCodec {
             while row < height {
                 let count = min(chunkRows, height - row)
                 let status = chunk.withUnsafeMutableBufferPointer { out in
-                    message.with { cpng_reader_read_rows(reader, out.baseAddress, stride, UInt32(count), $0, $1) }
+                    let status = message.with { cpng_reader_read_rows(reader, out.baseAddress, stride, UInt32(count), $0, $1) }
+                    if status == 0 { convert(out, rows: count) }
+                    return status
                 }
                 guard status == 0 else { throw DecodeError.png(message.text) }
                 try chunk.withUnsafeBufferPointer {

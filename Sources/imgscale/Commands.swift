@@ -20,6 +20,7 @@ enum Commands {
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
         OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
+        OptionSpec("to-srgb", "convert from the input's ICC profile to sRGB and write no profile"),
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("max-pixels", value: "N", "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("jobs", short: "j", value: "N", "files processed at once (default: number of cores)"),
@@ -155,6 +156,7 @@ enum Commands {
         settings.render.autoOrient = !args.has("no-auto-orient")
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")
+        settings.decode.toSRGB = args.has("to-srgb")
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = try args.value("jobs").map { try ValueParser.int($0, option: "jobs", range: 1...1024) } ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"

@@ -124,4 +124,74 @@ final class RealPhotoTests: XCTestCase {
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stderr, "imgscale: \(dir)/broken-exif.jpg: warning: ignoring broken EXIF (EXIF IFD offset points outside the block); orientation 1 assumed\n")
     }
+
+    static let profiles = "/usr/share/color/icc/ghostscript"
+
+    /// Inserts APP2 ICC segments (as many as the profile needs) right after SOI.
+    func tagJPEG(_ jpeg: [UInt8], _ icc: [UInt8]) -> [UInt8] {
+        let part = 65000
+        let count = (icc.count + part - 1) / part
+        var out: [UInt8] = [0xFF, 0xD8]
+        for i in 0..<count {
+            let payload = Array("ICC_PROFILE".utf8) + [0, UInt8(i + 1), UInt8(count)] + icc[i * part..<min(icc.count, (i + 1) * part)]
+            out += [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        return out + jpeg[2...]
+    }
+
+    func testToSRGBConvertsWideGamutAndWritesNoProfile() throws {
+        guard let a98 = try? ImageFile.read(Self.profiles + "/a98.icc") else {
+            throw XCTSkip("SKIPPED: \(Self.profiles)/a98.icc is missing (libgs-common; scripts/install-deps --test installs it)")
+        }
+        let dir = CLI.tempDir()
+        let scene = try ImageCodec.decode(try ImageFile.read(CLI.testImages + "/scene-640x427.png")).0
+        var options = EncodeOptions()
+        options.iccProfile = a98
+        try ImageFile.write(try ImageCodec.encode(scene, as: .png, options: options), to: dir + "/a98.png")
+        options.quality = 95
+        try ImageFile.write(try ImageCodec.encode(scene, as: .jpeg, options: options), to: dir + "/a98.jpg")
+        for ext in ["png", "jpg"] {
+            XCTAssertEqual(CLI.run(["convert", "--to-srgb", dir + "/a98.\(ext)", "-o", dir + "/srgb-\(ext).png"]).status, 0)
+            XCTAssertEqual(CLI.run(["convert", dir + "/a98.\(ext)", "-o", dir + "/kept-\(ext).png"]).status, 0)
+            XCTAssertTrue(CLI.run(["info", "--json", dir + "/srgb-\(ext).png"]).stdout.contains("\"icc\":false"))
+            XCTAssertTrue(CLI.run(["info", "--json", dir + "/kept-\(ext).png"]).stdout.contains("\"icc\":true"))
+            // Adobe RGB values mean more saturated colours: converted, they must change.
+            XCTAssertLessThan(try psnr(dir + "/kept-\(ext).png", dir + "/srgb-\(ext).png"), 40, ext)
+        }
+        // The independent reference: Pillow's ImageCms (its own Little CMS), perceptual.
+        let script = """
+        import sys, io
+        from PIL import Image, ImageCms
+        im = Image.open(sys.argv[1])
+        src = ImageCms.ImageCmsProfile(io.BytesIO(im.info['icc_profile']))
+        out = ImageCms.profileToProfile(im, src, ImageCms.createProfile('sRGB'), renderingIntent=ImageCms.Intent.PERCEPTUAL)
+        out.save(sys.argv[2])
+        """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, dir + "/a98.png", dir + "/pillow.png"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw XCTSkip("SKIPPED: Pillow with ImageCms is not available") }
+        let r = CLI.run(["compare", "--tolerance", "3", dir + "/pillow.png", dir + "/srgb-png.png"])
+        XCTAssertEqual(r.status, 0, r.stdout)
+    }
+
+    func testCMYKWithProfileConvertsThroughIt() throws {
+        let jpegDir = try CLI.sharedDir("jpeg")
+        guard let cmykProfile = try? ImageFile.read(Self.profiles + "/default_cmyk.icc") else {
+            throw XCTSkip("SKIPPED: \(Self.profiles)/default_cmyk.icc is missing (libgs-common)")
+        }
+        let dir = CLI.tempDir()
+        try ImageFile.write(tagJPEG(try ImageFile.read(jpegDir + "/cmyk.jpg"), cmykProfile), to: dir + "/tagged.jpg")
+        XCTAssertEqual(CLI.run(["convert", "--to-srgb", dir + "/tagged.jpg", "-o", dir + "/managed.png"]).status, 0)
+        XCTAssertEqual(CLI.run(["convert", dir + "/tagged.jpg", "-o", dir + "/plain.png"]).status, 0)
+        XCTAssertEqual(CLI.run(["convert", jpegDir + "/testorig.jpg", "-o", dir + "/orig.png"]).status, 0)
+        // Both come out right way round (close to the RGB original), and differently.
+        XCTAssertGreaterThan(try psnr(dir + "/orig.png", dir + "/managed.png"), 18)
+        XCTAssertGreaterThan(try psnr(dir + "/orig.png", dir + "/plain.png"), 25)
+        XCTAssertLessThan(try psnr(dir + "/plain.png", dir + "/managed.png"), 45)
+        XCTAssertTrue(CLI.run(["info", "--json", dir + "/plain.png"]).stdout.contains("\"icc\":false"), "a CMYK profile never rides on RGB")
+    }
 }

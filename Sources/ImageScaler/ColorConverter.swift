@@ -1,0 +1,51 @@
+import CLCMSShim
+
+/// Converts decoded rows from the colour space of an embedded ICC profile to sRGB
+/// through Little CMS, perceptual intent; gray stays gray, alpha passes through. For
+/// CMYK, the raw ink values go in and RGB comes out, replacing the plain conversion.
+final class ColorConverter {
+    /// The layout of the rows going in.
+    enum Layout {
+        case gray, grayAlpha, rgb, rgba
+        case cmyk(inverted: Bool)
+
+        init(channels: Int) {
+            self = [1: .gray, 2: .grayAlpha, 3: .rgb][channels] ?? .rgba
+        }
+    }
+
+    private let transform: OpaquePointer
+    let inputChannels: Int
+    let outputChannels: Int
+
+    /// Throws the reason when the profile cannot be used for these pixels.
+    init(profile: [UInt8], layout: Layout) throws {
+        let code: Int32
+        switch layout {
+        case .gray: (code, inputChannels, outputChannels) = (Int32(CLCMS_GRAY), 1, 1)
+        case .grayAlpha: (code, inputChannels, outputChannels) = (Int32(CLCMS_GRAY_ALPHA), 2, 2)
+        case .rgb: (code, inputChannels, outputChannels) = (Int32(CLCMS_RGB), 3, 3)
+        case .rgba: (code, inputChannels, outputChannels) = (Int32(CLCMS_RGBA), 4, 4)
+        case .cmyk(let inverted): (code, inputChannels, outputChannels) = (Int32(inverted ? CLCMS_CMYK_INVERTED : CLCMS_CMYK), 4, 3)
+        }
+        var message = ShimMessage()
+        guard let t = profile.withUnsafeBufferPointer({ p in
+            message.with { clcms_to_srgb(p.baseAddress, UInt32(p.count), code, $0, $1) }
+        }) else {
+            throw ColorError(reason: message.text)
+        }
+        transform = t
+    }
+
+    deinit { clcms_free(transform) }
+
+    func convert(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        clcms_apply(transform, src, dst, pixels)
+    }
+}
+
+/// Why an embedded profile could not be used for conversion (a warning, not a failure).
+struct ColorError: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "cannot convert to sRGB: \(reason); colours left as stored" }
+}
