@@ -75,9 +75,24 @@ static void copy_message(char *err, size_t err_size, const char *message) {
 struct cjpeg_reader {
     struct jpeg_decompress_struct cinfo;
     shim_error_mgr error;
+    struct jpeg_progress_mgr progress;
     int started;
     uint8_t *icc;
 };
+
+/* Each progressive scan is a pass over the whole image, so a file of thousands of tiny
+   scans takes minutes to decode (libjpeg-turbo's known slow path). Real encoders
+   write about 10; 500 is libjpeg-turbo's own suggested limit (tjbench, fuzzers). */
+#define MAX_SCANS 500
+
+static void scan_limit(j_common_ptr cinfo) {
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (d->input_scan_number > MAX_SCANS) {
+        shim_error_mgr *e = (shim_error_mgr *)cinfo->err;
+        snprintf(e->message, sizeof e->message, "more than %d progressive scans; refusing a decode that could take minutes", MAX_SCANS);
+        longjmp(e->jump, 1);
+    }
+}
 
 #define ICC_MARKER (JPEG_APP0 + 2)
 #define EXIF_MARKER (JPEG_APP0 + 1)
@@ -144,6 +159,8 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *in
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
+    r->progress.progress_monitor = scan_limit;
+    r->cinfo.progress = &r->progress;
     jpeg_mem_src(&r->cinfo, data, (unsigned long)size);
     jpeg_save_markers(&r->cinfo, EXIF_MARKER, 0xffff);
     jpeg_save_markers(&r->cinfo, ICC_MARKER, 0xffff);

@@ -17,8 +17,16 @@
 ///   keeps the result centred and never stretches more than that fraction of a pixel,
 ///   where the recipe's fallback to the whole rect stretched the whole picture.
 public enum AspectFill {
+    /// The largest target side accepted (2^24): with image sides below 2^31, every
+    /// product below stays far inside 64 bits.
+    public static let maxSide = 1 << 24
+
+    static func valid(_ target: Size) -> Bool {
+        target.width > 0 && target.height > 0 && target.width <= maxSide && target.height <= maxSide
+    }
+
     public static func rect(in region: Rect, filling target: Size, gravity: Gravity = .centre) throws -> Rect {
-        guard target.width > 0, target.height > 0 else { throw GeometryError.badTarget(target) }
+        guard valid(target) else { throw GeometryError.badTarget(target) }
         let (x, y, w, h) = (region.x, region.y, region.width, region.height)
         let (W, H) = (target.width, target.height)
         if w * H > W * h {
@@ -50,7 +58,7 @@ public enum AspectFill {
     /// The size that fits inside `box` with `source`'s aspect ratio, one side exact and
     /// the other rounded to nearest (at least 1).
     public static func fitSize(_ source: Size, in box: Size) throws -> Size {
-        guard box.width > 0, box.height > 0 else { throw GeometryError.badTarget(box) }
+        guard valid(box) else { throw GeometryError.badTarget(box) }
         let (w, h, W, H) = (source.width, source.height, box.width, box.height)
         if w * H > W * h {
             return Size(width: W, height: max(1, (2 * W * h + w) / (2 * w)))

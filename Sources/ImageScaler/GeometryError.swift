@@ -2,13 +2,16 @@
 public enum GeometryError: Error, Equatable, CustomStringConvertible {
     case emptyIntersection(Rect, CoordinateOrigin, Size)
     case badTarget(Size)
+    case outputTooLarge(Size, limit: Int)
 
     public var description: String {
         switch self {
         case .emptyIntersection(let rect, let origin, let size):
             return "rect \(rect) (\(origin.rawValue)) does not overlap the \(size) image"
         case .badTarget(let size):
-            return "target size \(size) must be positive"
+            return "target size \(size) must be positive and at most \(AspectFill.maxSide) per side"
+        case .outputTooLarge(let size, let limit):
+            return "output would be \(size) = \(size.width * size.height) pixels, over the limit of \(limit) (raise it with --max-pixels)"
         }
     }
 }

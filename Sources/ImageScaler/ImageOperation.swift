@@ -42,6 +42,7 @@ public enum ImageOperation: Sendable {
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true) throws -> (PixelBuffer, ImageInfo) {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
+        try checkOutput(for: info, autoOrient: autoOrient, limit: decode.maxPixels)
         guard let plan = try streamPlan(for: info, autoOrient: autoOrient) else {
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
@@ -59,6 +60,7 @@ public enum ImageOperation: Sendable {
                        encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> (bytes: [UInt8], size: Size, info: ImageInfo) {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
+        try checkOutput(for: info, autoOrient: settings.autoOrient, limit: decode.maxPixels)
         let autoOrient = settings.autoOrient, concurrent = settings.concurrent
         var options = encode
         if settings.keepMetadata {
@@ -145,6 +147,26 @@ public enum ImageOperation: Sendable {
         if let consumerError { throw consumerError }
         guard let encoder, written == target.height else { throw EncodeError.png("decoder ended before the last row") }
         return (try encoder.finish(), target, decoded)
+    }
+
+    /// The pixel limit applies to what is made as well as to what is read: a huge
+    /// `--size` is refused before any pixel memory is allocated.
+    private func checkOutput(for info: ImageInfo, autoOrient: Bool, limit: Int) throws {
+        guard limit > 0 else { return }
+        let source = autoOrient ? info.uprightSize : info.size
+        let output: Size
+        switch self {
+        case .fill(let size, _, _, _): output = size
+        case .fit(let box, let pad): output = pad != nil ? box : try AspectFill.fitSize(source, in: box)
+        case .crop(let rect, let origin): output = try AspectFill.clip(rect, origin: origin, to: source).size
+        case .convert: return
+        }
+        let (pixels, overflow) = output.width.multipliedReportingOverflow(by: output.height)
+        if overflow || pixels > limit { throw GeometryError.outputTooLarge(output, limit: limit) }
+        // The resampler keeps the horizontally scaled rows of the window: about the
+        // source height times the output width.
+        let (temp, tempOverflow) = source.height.multipliedReportingOverflow(by: output.width)
+        if tempOverflow || temp > 4 * limit { throw GeometryError.outputTooLarge(output, limit: limit) }
     }
 
     private var isPadded: Bool {

@@ -10,8 +10,14 @@ enum ValueParser {
         return v
     }
 
+    /// The largest side or coordinate accepted: 2^24 is far beyond any real image
+    /// (PNG allows 2^31, JPEG 65500) yet keeps every product in the geometry well inside
+    /// 64 bits, so no size can overflow the arithmetic downstream.
+    static let maxDimension = 1 << 24
+
     static func positive(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let v = Int(text), v > 0 else { return nil }
+        guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let v = Int(text), v > 0,
+              v <= maxDimension else { return nil }
         return v
     }
 
@@ -19,7 +25,7 @@ enum ValueParser {
     static func size(_ text: String, option: String) throws -> Size {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = positive(parts[0]), let h = positive(parts[1]) else {
-            throw UsageError(message: "--\(option) must be WIDTHxHEIGHT with positive integers, like 256x256, not '\(text)'")
+            throw UsageError(message: "--\(option) must be WIDTHxHEIGHT with positive integers up to \(maxDimension), like 256x256, not '\(text)'")
         }
         return Size(width: w, height: h)
     }
@@ -30,8 +36,9 @@ enum ValueParser {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         func coordinate(_ s: Substring) -> Int? {
             let digits = s.first == "-" ? s.dropFirst() : s
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return Int(s)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(s),
+                  abs(v) <= maxDimension else { return nil }
+            return v
         }
         guard parts.count == 4, let x = coordinate(parts[0]), let y = coordinate(parts[1]),
               let w = positive(parts[2]), let h = positive(parts[3]) else {

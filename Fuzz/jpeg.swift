@@ -1,0 +1,24 @@
+import ImageScaler
+
+/// libFuzzer target: the JPEG decode path including EXIF parsing, shrink-on-load,
+/// region decoding, orientation and re-encoding. Bad input must only ever throw.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
+    let options = DecodeOptions(maxPixels: 1 << 20)
+    if let info = try? JPEGCodec.info(bytes), let exif = info.exif {
+        _ = ExifReader.orientation(in: exif)
+        _ = ExifEditor.forUprightOutput(exif)
+    }
+    _ = try? JPEGCodec.decode(bytes, options: options)
+    for size in [Size(width: 3, height: 9), Size(width: 40, height: 30)] {
+        let fill = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
+        _ = try? fill.render(bytes, as: .jpeg, decode: options)
+    }
+    var settings = RenderSettings()
+    settings.keepMetadata = true
+    var srgb = options
+    srgb.toSRGB = true
+    _ = try? ImageOperation.fit(Size(width: 16, height: 16)).render(bytes, as: .png, decode: srgb, settings: settings)
+    return 0
+}
