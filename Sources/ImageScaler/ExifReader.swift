@@ -9,31 +9,16 @@ public enum ExifReader {
     /// tag is orientation 1 with no complaint.
     public static func orientation(in exif: [UInt8]) -> Result<Orientation, ExifError> {
         guard exif.count >= 8 else { return .failure(.truncated) }
-        let bigEndian: Bool
-        switch (exif[0], exif[1]) {
-        case (0x49, 0x49): bigEndian = false
-        case (0x4D, 0x4D): bigEndian = true
-        default: return .failure(.badByteOrder)
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= exif.count else { return nil }
-            let a = Int(exif[at]), b = Int(exif[at + 1])
-            return bigEndian ? a << 8 | b : b << 8 | a
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let hi = u16(bigEndian ? at : at + 2), let lo = u16(bigEndian ? at + 2 : at) else { return nil }
-            return hi << 16 | lo
-        }
-        guard u16(2) == 42 else { return .failure(.badByteOrder) }
-        guard let ifd = u32(4), ifd >= 8, let count = u16(ifd) else { return .failure(.offsetOutOfRange) }
+        guard let block = TIFFBlock(exif), block.u16(2) == 42 else { return .failure(.badByteOrder) }
+        guard let (ifd, count) = block.ifd0 else { return .failure(.offsetOutOfRange) }
         for i in 0..<count {
             let entry = ifd + 2 + i * 12
-            guard let tag = u16(entry), let type = u16(entry + 2), let n = u32(entry + 4) else {
+            guard let tag = block.u16(entry), let type = block.u16(entry + 2), let n = block.u32(entry + 4) else {
                 return .failure(.truncated)
             }
             guard tag == 0x0112 else { continue }
             // SHORT (type 3), one value, stored left-justified in the value field.
-            guard type == 3, n == 1, let value = u16(entry + 8) else { return .failure(.badOrientationEntry) }
+            guard type == 3, n == 1, let value = block.u16(entry + 8) else { return .failure(.badOrientationEntry) }
             guard let orientation = Orientation(rawValue: value) else { return .failure(.badOrientationValue(value)) }
             return .success(orientation)
         }

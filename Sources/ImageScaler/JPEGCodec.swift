@@ -5,6 +5,12 @@ import CJPEGShim
 /// channel; YCbCr and RGB come out RGB; CMYK and YCCK are converted to RGB here.
 public enum JPEGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
+        try withReader(data) { _, raw, _ in makeInfo(raw) }
+    }
+
+    /// Opens a reader over `data` (header read) for the length of `body`.
+    private static func withReader<T>(_ data: [UInt8],
+                                      _ body: (OpaquePointer, cjpeg_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
             var message = ShimMessage()
@@ -12,7 +18,7 @@ public enum JPEGCodec {
                 throw DecodeError.jpeg(message.text)
             }
             defer { cjpeg_reader_close(reader) }
-            return makeInfo(raw)
+            return try body(reader, raw, &message)
         }
     }
 
@@ -40,13 +46,7 @@ public enum JPEGCodec {
     /// hands over rows 16 at a time, never holding the whole image.
     public static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        try data.withUnsafeBufferPointer { buf in
-            var raw = cjpeg_info()
-            var message = ShimMessage()
-            guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, &raw, $0, $1) }) else {
-                throw DecodeError.jpeg(message.text)
-            }
-            defer { cjpeg_reader_close(reader) }
+        try withReader(data) { reader, raw, message in
             var info = makeInfo(raw)
             try options.check(info.size)
             var output = cjpeg_output()

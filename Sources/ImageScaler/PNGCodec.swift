@@ -5,6 +5,12 @@ import CPNGShim
 /// gamma/cHRM/sRGB chunks are kept out of the samples, as Pillow and libvips do.
 public enum PNGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
+        try withReader(data) { _, raw, _ in makeInfo(raw) }
+    }
+
+    /// Opens a reader over `data` (header read) for the length of `body`.
+    private static func withReader<T>(_ data: [UInt8],
+                                      _ body: (OpaquePointer, cpng_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cpng_info()
             var message = ShimMessage()
@@ -12,7 +18,7 @@ public enum PNGCodec {
                 throw DecodeError.png(message.text)
             }
             defer { cpng_reader_close(reader) }
-            return makeInfo(raw)
+            return try body(reader, raw, &message)
         }
     }
 
@@ -27,13 +33,7 @@ public enum PNGCodec {
     /// before any row is final, so those images are decoded whole and then handed over.
     public static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(),
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        try data.withUnsafeBufferPointer { buf in
-            var raw = cpng_info()
-            var message = ShimMessage()
-            guard let reader = message.with({ cpng_reader_open(buf.baseAddress, buf.count, &raw, $0, $1) }) else {
-                throw DecodeError.png(message.text)
-            }
-            defer { cpng_reader_close(reader) }
+        try withReader(data) { reader, raw, message in
             var info = makeInfo(raw)
             try options.check(info.size)
             let (width, height, channels) = (info.size.width, info.size.height, info.channels)

@@ -18,7 +18,9 @@ public final class RowEncoder {
     private let background: RGBColor
     private var scratch: [UInt8] = []
 
-    public init(format: ImageFormat, width: Int, height: Int, channels: Int, options: EncodeOptions) throws {
+    /// With `palette` (RGBA entries, PNG only), rows are one-byte palette indices.
+    public init(format: ImageFormat, width: Int, height: Int, channels: Int, options: EncodeOptions,
+                palette: [UInt8]? = nil) throws {
         self.width = width
         self.channels = channels
         background = options.background
@@ -27,15 +29,18 @@ public final class RowEncoder {
         switch format {
         case .png:
             outChannels = channels
+            let entries = palette ?? []
             let w = icc.withUnsafeBufferPointer { i in
                 exif.withUnsafeBufferPointer { e in
                     xmp.withUnsafeBufferPointer { x in
-                        var metadata = cpng_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
-                                                     exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
-                                                     palette: nil, palette_size: 0)
-                        return message.with {
-                            cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
-                                             &metadata, $0, $1)
+                        entries.withUnsafeBufferPointer { p in
+                            var metadata = cpng_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
+                                                         exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
+                                                         palette: p.baseAddress, palette_size: Int32(p.count / 4))
+                            return message.with {
+                                cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
+                                                 &metadata, $0, $1)
+                            }
                         }
                     }
                 }
@@ -122,44 +127,15 @@ public final class RowEncoder {
     /// 256 colours is written as an 8-bit palette image (tRNS carrying any alpha).
     public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions) throws -> [UInt8] {
         if format == .png, options.palette, let (palette, indices) = Palettizer.palettize(image) {
-            return try encodePalette(width: image.width, height: image.height, palette: palette, indices: indices, options: options)
+            let encoder = try RowEncoder(format: .png, width: image.width, height: image.height, channels: 1,
+                                         options: options, palette: palette)
+            try indices.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.width) }
+            return try encoder.finish()
         }
         let encoder = try RowEncoder(format: format, width: image.width, height: image.height, channels: image.channels, options: options)
         try image.pixels.withUnsafeBufferPointer {
             try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.bytesPerRow)
         }
         return try encoder.finish()
-    }
-
-    private static func encodePalette(width: Int, height: Int, palette: [UInt8], indices: [UInt8], options: EncodeOptions) throws -> [UInt8] {
-        var message = ShimMessage()
-        let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
-        let w = icc.withUnsafeBufferPointer { i in
-            exif.withUnsafeBufferPointer { e in
-                xmp.withUnsafeBufferPointer { x in
-                    palette.withUnsafeBufferPointer { p in
-                        var metadata = cpng_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
-                                                     exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
-                                                     palette: p.baseAddress, palette_size: Int32(p.count / 4))
-                        return message.with {
-                            cpng_writer_open(UInt32(width), UInt32(height), 1, Int32(options.compression), &metadata, $0, $1)
-                        }
-                    }
-                }
-            }
-        }
-        guard let w else { throw EncodeError.png(message.text) }
-        defer { cpng_writer_close(w) }
-        let status = indices.withUnsafeBufferPointer { rows in
-            message.with { cpng_writer_write_rows(w, rows.baseAddress, width, UInt32(height), $0, $1) }
-        }
-        guard status == 0 else { throw EncodeError.png(message.text) }
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var size = 0
-        guard message.with({ cpng_writer_finish(w, &out, &size, $0, $1) }) == 0, let bytes = out else {
-            throw EncodeError.png(message.text)
-        }
-        defer { cpng_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 }
