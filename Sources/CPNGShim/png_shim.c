@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where libpng's error callback leaves its message before it longjmps back. */
+/* Where libpng's error callback leaves its message before it longjmps back. libpng
+   often warns with the specific reason ("Invalid bit depth in IHDR") just before a
+   generic error ("Invalid IHDR data"), so the last warning is kept to quote as well. */
 typedef struct {
-    char message[256];
+    char message[320];
+    char warning[128];
 } shim_error;
 
 struct cpng_reader {
@@ -22,15 +25,20 @@ struct cpng_reader {
 
 static void shim_error_fn(png_structp png, png_const_charp message) {
     shim_error *e = (shim_error *)png_get_error_ptr(png);
-    snprintf(e->message, sizeof e->message, "%s", message ? message : "unknown libpng error");
+    if (e->warning[0]) {
+        snprintf(e->message, sizeof e->message, "%s (%s)", message ? message : "unknown libpng error", e->warning);
+    } else {
+        snprintf(e->message, sizeof e->message, "%s", message ? message : "unknown libpng error");
+    }
     png_longjmp(png, 1);
 }
 
-/* Warnings (bad ancillary CRCs, unknown chunks) are not failures: libpng has
-   already recovered, and printing from a library is not ours to do. */
+/* Warnings (bad ancillary CRCs, unknown chunks) are not failures: libpng has already
+   recovered, and printing from a library is not ours to do. The last one is kept
+   only to explain an error that follows it. */
 static void shim_warning_fn(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    shim_error *e = (shim_error *)png_get_error_ptr(png);
+    snprintf(e->warning, sizeof e->warning, "%s", message ? message : "");
 }
 
 static void shim_read_fn(png_structp png, png_bytep out, png_size_t length) {
