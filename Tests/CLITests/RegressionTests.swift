@@ -1,0 +1,27 @@
+import XCTest
+import Foundation
+
+/// Inputs the fuzzers found, kept in TestImages/regressions (named after their target).
+final class RegressionTests: XCTestCase {
+    static let dir = CLI.testImages + "/regressions"
+
+    /// args-*: a NUL-separated argument vector for `imgscale fill`; each must be a clean
+    /// usage error (exit 2), never a trap.
+    func testArgumentVectors() throws {
+        for name in CLI.files(Self.dir) where name.hasPrefix("args-") {
+            let bytes = [UInt8](CLI.bytes(Self.dir + "/" + name)!)
+            let argv = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            let r = CLI.run(["fill"] + argv)
+            XCTAssertEqual(r.status, 2, "\(name): \(r.stderr)")
+        }
+    }
+
+    /// png-* and jpeg-*: must fail (or succeed) cleanly: exit 0 or 1, never a crash.
+    func testImageInputs() throws {
+        let out = CLI.tempDir()
+        for name in CLI.files(Self.dir) where name.hasPrefix("png-") || name.hasPrefix("jpeg-") {
+            let r = CLI.run(["fill", "--size", "16x16", Self.dir + "/" + name, "-o", out + "/o.png"])
+            XCTAssertTrue(r.status == 0 || r.status == 1, "\(name): status \(r.status) \(r.stderr)")
+        }
+    }
+}
