@@ -16,6 +16,8 @@ typedef struct {
 struct cpng_reader {
     png_structp png;
     png_infop info;
+    int channels;
+    int prepared;
     const uint8_t *data;
     size_t size;
     size_t pos;
@@ -105,8 +107,17 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
     png_set_expand(r->png);
     png_set_scale_16(r->png);
     png_set_interlace_handling(r->png);
-    png_read_update_info(r->png, r->info);
-    out->channels = png_get_channels(r->png, r->info);
+    /* The channels after expansion, worked out here rather than by png_read_update_info:
+       that allocates row buffers for the declared width, and the caller must check the
+       size limits first (a fuzzer found a 6.7 GB allocation from a 14 KB file). */
+    int trns = png_get_valid(r->png, r->info, PNG_INFO_tRNS) ? 1 : 0;
+    switch (color_type) {
+    case PNG_COLOR_TYPE_GRAY: out->channels = 1 + trns; break;
+    case PNG_COLOR_TYPE_GRAY_ALPHA: out->channels = 2; break;
+    case PNG_COLOR_TYPE_RGB_ALPHA: out->channels = 4; break;
+    default: out->channels = 3 + trns; break;
+    }
+    r->channels = out->channels;
 
     png_charp name;
     int compression;
@@ -136,6 +147,19 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
     return r;
 }
 
+/* Applies the transforms set at open (png_read_update_info); call under setjmp. */
+static void prepare(cpng_reader *r) {
+    if (r->prepared) {
+        return;
+    }
+    png_read_update_info(r->png, r->info);
+    if (png_get_channels(r->png, r->info) != r->channels ||
+        png_get_rowbytes(r->png, r->info) != (size_t)png_get_image_width(r->png, r->info) * r->channels) {
+        png_error(r->png, "unexpected row layout after expansion");
+    }
+    r->prepared = 1;
+}
+
 int cpng_reader_read(cpng_reader *r, uint8_t *pixels, size_t stride,
                      char *err, size_t err_size) {
     png_uint_32 height = png_get_image_height(r->png, r->info);
@@ -151,6 +175,7 @@ int cpng_reader_read(cpng_reader *r, uint8_t *pixels, size_t stride,
         copy_message(err, err_size, r->error.message);
         return -1;
     }
+    prepare(r);
     png_read_image(r->png, r->rows);
     /* Reading through IEND makes a corrupt trailer (bad CRC, missing IEND) an error,
        as in pngcheck, rather than a silent success. */
@@ -164,6 +189,7 @@ int cpng_reader_read_rows(cpng_reader *r, uint8_t *pixels, size_t stride, uint32
         copy_message(err, err_size, r->error.message);
         return -1;
     }
+    prepare(r);
     for (uint32_t y = 0; y < rows; y++) {
         png_read_row(r->png, pixels + (size_t)y * stride, NULL);
     }

@@ -38,7 +38,9 @@ typedef struct {
     int palette_size;        /* 1-256 */
 } cpng_metadata;
 
-/* Reads the header from an in-memory PNG. The data must outlive the reader. */
+/* Reads the header from an in-memory PNG. The data must outlive the reader. Nothing
+   sized by the image's dimensions is allocated until the first read, so the caller
+   can refuse an oversized image first. */
 cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *info,
                               char *err, size_t err_size);
 
