@@ -43,6 +43,11 @@ public enum ImageOperation: Sendable {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
         try checkOutput(for: info, autoOrient: autoOrient, limit: decode.maxPixels)
+        return try perform(on: data, info: info, decode: decode, autoOrient: autoOrient)
+    }
+
+    /// `perform` once the header is read and the limits checked.
+    private func perform(on data: [UInt8], info: ImageInfo, decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {
         guard let plan = try streamPlan(for: info, autoOrient: autoOrient) else {
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
@@ -78,7 +83,7 @@ public enum ImageOperation: Sendable {
         let streamable = info.channels == 1 || info.channels == 3
         guard streamable, !isPadded, !(options.palette && format == .png),
               let plan = try streamPlan(for: info, autoOrient: autoOrient), plan.orientation == .up else {
-            let (image, decoded) = try perform(on: data, decode: decode, autoOrient: autoOrient)
+            let (image, decoded) = try perform(on: data, info: info, decode: decode, autoOrient: autoOrient)
             let final = image.droppingOpaqueAlpha()
             return (try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), final.size, decoded)
         }
