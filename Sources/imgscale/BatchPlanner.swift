@@ -12,6 +12,9 @@ struct BatchPlanner {
     func jobs() throws -> [Job] {
         var inputs = args.positionals
         if let list = args.value("files-from") {
+            if list == "-" && inputs.contains("-") {
+                throw UsageError(message: "stdin ('-') cannot be both an input and the --files-from list")
+            }
             inputs += try readList(list, nul: args.has("null"))
         }
         guard !inputs.isEmpty else { throw UsageError(message: "no input files") }

@@ -47,6 +47,9 @@ final class UsageTests: XCTestCase {
             (["plan", "--source", "10x10", "--size", "5x5", "--orientation", "9"], "--orientation"),
             (["info"], "no input files"),
             (["fill", "--size", "64x64", "-j", "0", input, "-o", out], "--jobs"),
+            (["fill", "--size", "64x64", "--files-from", "-", "-", "-o", out], "cannot be both"),
+            (["fill", "--size", "64x64", "--out-dir", out, input, "--name", "{nope}.png"], "unknown token {nope}"),
+            (["fill", "--size", "64x64", "--shard", "3", input, "-o", out], "--shard must be K/N"),
         ]
         for (args, message) in cases {
             let r = CLI.run(args)
