@@ -14,7 +14,7 @@ enum Commands {
         OptionSpec("format", value: "png|jpeg", "output format, replacing the name's extension"),
         OptionSpec("quality", value: "N", "JPEG quality 1-100 (default 85)"),
         OptionSpec("compression", value: "N", "PNG zlib level 0-9 (default 6)"),
-        OptionSpec("background", value: "RRGGBB", "colour behind alpha when writing JPEG (default ffffff)"),
+        OptionSpec("background", value: "RRGGBB", "colour behind alpha in JPEG output and of fit --pad (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
         OptionSpec("subsampling", value: "444|422|420", "JPEG chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
