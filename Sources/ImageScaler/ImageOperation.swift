@@ -26,7 +26,7 @@ public enum ImageOperation: Sendable {
             return try ImageScaler.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity)
         case .crop(let rect, let origin):
             return try ImageScaler.crop(image, to: rect, origin: origin)
-        case .fit(let size, let pad):
+        case .fit(let size, _):
             return padded(try ImageScaler.scaleToFit(image, in: size))
         case .convert:
             return image
@@ -88,22 +88,10 @@ public enum ImageOperation: Sendable {
             return (try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), final.size, decoded)
         }
         options = withProfile(info.channels)
-        let target = plan.target
+        let writer = ResampledRowWriter(format: format, target: plan.target, options: options)
         if !concurrent {
-            var encoder: RowEncoder? = nil
-            var written = 0
-            let (_, decoded) = try stream(data, plan, decode: decode) { resampler in
-                if encoder == nil {
-                    encoder = try RowEncoder(format: format, width: target.width, height: target.height,
-                                             channels: resampler.channels, options: options)
-                }
-                if resampler.rowsDone > written {
-                    try encoder!.write(resampler.outputRow(written), count: resampler.rowsDone - written,
-                                       bytesPerRow: target.width * resampler.channels)
-                    written = resampler.rowsDone
-                }
-            }
-            return (try encoder!.finish(), target, decoded)
+            let (_, decoded) = try stream(data, plan, decode: decode) { try writer.drain($0) }
+            return (try writer.finish(), plan.target, decoded)
         }
         // Two threads: this one resamples and encodes what the other decodes.
         let pipe = ChunkPipe(capacity: 8)
@@ -119,27 +107,19 @@ public enum ImageOperation: Sendable {
         }
         DispatchQueue.global().async(execute: producer)
         var resampler: RowResampler? = nil
-        var encoder: RowEncoder? = nil
-        var written = 0
         var consumerError: Error? = nil
         while let item = pipe.pop() {
             do {
                 switch item {
                 case .begin(let region):
-                    let r = RowResampler(source: region.rect.size, channels: region.channels,
-                                         rect: plan.localSampling(in: region), target: plan.storedTarget)
-                    resampler = r
-                    encoder = try RowEncoder(format: format, width: target.width, height: target.height,
-                                             channels: r.channels, options: options)
+                    resampler = RowResampler(source: region.rect.size, channels: region.channels,
+                                             rect: plan.localSampling(in: region), target: plan.storedTarget)
                 case .rows(let firstRow, let count, let bytesPerRow, let pixels):
-                    guard let r = resampler, let e = encoder else { continue }
+                    guard let r = resampler else { continue }
                     pixels.withUnsafeBufferPointer {
                         r.add(RowChunk(firstRow: firstRow, count: count, bytesPerRow: bytesPerRow, pixels: $0.baseAddress!))
                     }
-                    if r.rowsDone > written {
-                        try e.write(r.outputRow(written), count: r.rowsDone - written, bytesPerRow: target.width * r.channels)
-                        written = r.rowsDone
-                    }
+                    try writer.drain(r)
                 }
             } catch {
                 consumerError = error
@@ -150,8 +130,7 @@ public enum ImageOperation: Sendable {
         producer.wait()
         if let producerError, !(producerError is CancellationError) { throw producerError }
         if let consumerError { throw consumerError }
-        guard let encoder, written == target.height else { throw EncodeError.png("decoder ended before the last row") }
-        return (try encoder.finish(), target, decoded)
+        return (try writer.finish(), plan.target, decoded)
     }
 
     /// The pixel limit applies to what is made as well as to what is read: a huge
@@ -175,7 +154,7 @@ public enum ImageOperation: Sendable {
     }
 
     private var isPadded: Bool {
-        if case .fit(_, let pad?) = self { _ = pad; return true }
+        if case .fit(_, .some) = self { return true }
         return false
     }
 

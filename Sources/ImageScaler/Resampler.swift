@@ -11,7 +11,7 @@ public enum Resampler {
         let needH = size.width != image.width || rect.x != 0 || rect.width != Double(image.width)
         let needV = size.height != image.height || rect.y != 0 || rect.height != Double(image.height)
         if !needH && !needV { return image }
-        var resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size)
+        let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size)
         image.pixels.withUnsafeBufferPointer { src in
             for y in resampler.rows {
                 resampler.add(row: y, src.baseAddress! + y * image.bytesPerRow)

@@ -1,0 +1,37 @@
+/// Hands a `RowResampler`'s finished output rows to a `RowEncoder` as they appear,
+/// each row once and in order, so encoding overlaps decoding. The encoder is made on
+/// the first rows, when the channel count is known.
+final class ResampledRowWriter {
+    private let format: ImageFormat
+    private let target: Size
+    private let options: EncodeOptions
+    private var encoder: RowEncoder?
+    private var written = 0
+
+    init(format: ImageFormat, target: Size, options: EncodeOptions) {
+        self.format = format
+        self.target = target
+        self.options = options
+    }
+
+    /// Encodes every row the resampler has finished since the last call.
+    func drain(_ resampler: RowResampler) throws {
+        if encoder == nil {
+            encoder = try RowEncoder(format: format, width: target.width, height: target.height,
+                                     channels: resampler.channels, options: options)
+        }
+        guard resampler.rowsDone > written, let encoder else { return }
+        try encoder.write(resampler.outputRow(written), count: resampler.rowsDone - written,
+                          bytesPerRow: target.width * resampler.channels)
+        written = resampler.rowsDone
+    }
+
+    /// The encoded file; every row must have been written.
+    func finish() throws -> [UInt8] {
+        guard let encoder, written == target.height else {
+            let message = "decoder ended before the last row"
+            throw format == .png ? EncodeError.png(message) : EncodeError.jpeg(message)
+        }
+        return try encoder.finish()
+    }
+}
