@@ -19,6 +19,8 @@ public enum ExifReader {
             guard tag == 0x0112 else { continue }
             // SHORT (type 3), one value, stored left-justified in the value field.
             guard type == 3, n == 1, let value = block.u16(entry + 8) else { return .failure(.badOrientationEntry) }
+            // 0 is what some writers store for "not set"; it is not a broken block.
+            if value == 0 { return .success(.up) }
             guard let orientation = Orientation(rawValue: value) else { return .failure(.badOrientationValue(value)) }
             return .success(orientation)
         }
