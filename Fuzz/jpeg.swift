@@ -11,6 +11,10 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         _ = ExifEditor.forUprightOutput(exif)
     }
     _ = try? JPEGCodec.decode(bytes, options: options)
+    // Small regions: restart-interval cuts of the compressed data, then libjpeg on them.
+    for region in [Rect(x: 1, y: 2, width: 5, height: 3), Rect(x: 17, y: 9, width: 40, height: 1)] {
+        _ = try? JPEGCodec.decode(bytes, options: options, region: region)
+    }
     for size in [Size(width: 3, height: 9), Size(width: 40, height: 30)] {
         let fill = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
         _ = try? fill.render(bytes, as: .jpeg, decode: options)

@@ -46,11 +46,20 @@ public enum JPEGCodec {
     /// hands over rows 16 at a time, never holding the whole image.
     public static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        try withReader(data) { reader, raw, message in
+        let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
+        // Restart markers let whole intervals outside the region go undecoded; the cut
+        // is a smaller JPEG whose pixels sit at an offset in this one.
+        let cut = region.flatMap {
+            RestartIntervalCut(data, region: Rect(x: $0.x * shrink, y: $0.y * shrink, width: $0.width * shrink, height: $0.height * shrink),
+                               margin: ShrinkOnLoad.cropSlack * shrink)
+        }
+        let dx = (cut?.originX ?? 0) / shrink, dy = (cut?.originY ?? 0) / shrink
+        let region = region.map { Rect(x: $0.x - dx, y: $0.y - dy, width: $0.width, height: $0.height) }
+        return try withReader(cut?.data ?? data) { reader, raw, message in
             var info = makeInfo(raw)
+            if let cut { info.size = cut.fullSize }
             try options.check(info.size)
             var output = cjpeg_output()
-            let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
             let cropX = UInt32(region?.x ?? 0), cropW = UInt32(region?.width ?? 0)
             guard message.with({ cjpeg_reader_start(reader, Int32(shrink), cropX, cropW, &output, $0, $1) }) == 0 else {
                 throw DecodeError.jpeg(message.text)
@@ -61,7 +70,8 @@ public enum JPEGCodec {
             let endRow = min(region.map { $0.maxY } ?? fullHeight, fullHeight)
             let height = endRow - firstRow
             let outChannels = channels == 4 ? 3 : channels
-            try begin(DecodedRegion(rect: Rect(x: Int(output.x_offset), y: firstRow, width: width, height: height), channels: outChannels))
+            try begin(DecodedRegion(rect: Rect(x: Int(output.x_offset) + dx, y: firstRow + dy, width: width, height: height),
+                                    channels: outChannels))
             var skipped = 0
             while skipped < firstRow {
                 let n = message.with { cjpeg_reader_skip(reader, UInt32(firstRow - skipped), $0, $1) }

@@ -65,10 +65,13 @@ final class RegionDecodeTests: XCTestCase {
     /// Decoding a region must give exactly the pixels of a whole decode there.
     func testRegionEqualsTheSamePixelsOfAWholeDecode() throws {
         var files = [Fixtures.testImages + "/scene-640x427.jpg", Fixtures.testImages + "/gradient-rgb-64x48.jpg"]
+            + RestartIntervalCutTests.restartFiles.map { Fixtures.testImages + "/" + $0 }
         if let dir = try? Fixtures.shared("jpeg") {
             files += ["testorig.jpg", "testimgint.jpg", "testimgari.jpg", "gray.jpg", "cmyk.jpg", "restart.jpg",
                       "sub444.jpg", "sub422.jpg", "progressive.jpg"].map { dir + "/" + $0 }
         }
+        // A camera photo with restart markers every 4 MCUs: region decodes cut them.
+        if let dir = try? Fixtures.shared("photos") { files.append(dir + "/street-4032x3024.jpg") }
         for file in files {
             let data = try ImageFile.read(file)
             for shrink in [1, 2, 4, 8] {
@@ -82,23 +85,30 @@ final class RegionDecodeTests: XCTestCase {
                     XCTAssertGreaterThanOrEqual(origin.maxX, region.maxX, "\(file) 1/\(shrink) \(region)")
                     XCTAssertEqual(origin.y, region.y)
                     XCTAssertEqual(origin.height, region.height)
-                    // Fancy upsampling has no neighbour beyond a crop edge, so the outermost
-                    // pixels there may differ; `ShrinkOnLoad.cropSlack` keeps them unread.
-                    let k = ShrinkOnLoad.cropSlack
-                    let inner = Rect(x: origin.x == 0 ? 0 : k, y: origin.y == 0 ? 0 : k, width: 0, height: 0)
-                    let innerW = origin.width - inner.x - (origin.maxX == whole.width ? 0 : k)
-                    let innerH = origin.height - inner.y - (origin.maxY == whole.height ? 0 : k)
-                    guard innerW > 0, innerH > 0 else { continue }
-                    let interior = Rect(x: inner.x, y: inner.y, width: innerW, height: innerH)
-                    let got = try ImageScaler.crop(part, to: interior)
-                    let expected = try ImageScaler.crop(whole, to: Rect(x: origin.x + interior.x, y: origin.y + interior.y, width: innerW, height: innerH))
-                    if got != expected {
-                        let d = ImageDifference(got, expected)
-                        XCTFail("\(file.split(separator: "/").last!) 1/\(shrink) \(region): \(d.differingPixels) pixels differ, max \(d.maxDifference)")
+                    if let message = Self.interiorMismatch(part, at: origin, of: whole) {
+                        XCTFail("\(file.split(separator: "/").last!) 1/\(shrink) \(region): \(message)")
                     }
                 }
             }
         }
+    }
+
+    /// Where `part` (decoded at `origin`) differs from `whole`, leaving out the pixels
+    /// within `ShrinkOnLoad.cropSlack` of a crop edge: fancy upsampling has no neighbour
+    /// beyond the edge there, and the window keeps them unread.
+    static func interiorMismatch(_ part: PixelBuffer, at origin: Rect, of whole: PixelBuffer) -> String? {
+        let k = ShrinkOnLoad.cropSlack
+        let left = origin.x == 0 ? 0 : k, top = origin.y == 0 ? 0 : k
+        let innerW = origin.width - left - (origin.maxX == whole.width ? 0 : k)
+        let innerH = origin.height - top - (origin.maxY == whole.height ? 0 : k)
+        guard innerW > 0, innerH > 0 else { return nil }
+        let interior = Rect(x: left, y: top, width: innerW, height: innerH)
+        guard let got = try? ImageScaler.crop(part, to: interior),
+              let expected = try? ImageScaler.crop(whole, to: Rect(x: origin.x + left, y: origin.y + top, width: innerW, height: innerH))
+        else { return "interior \(interior) out of bounds" }
+        guard got != expected else { return nil }
+        let d = ImageDifference(got, expected)
+        return "\(d.differingPixels) pixels differ, max \(d.maxDifference)"
     }
 
     func testStoredRectRoundTripsEveryOrientation() {

@@ -1,0 +1,109 @@
+import XCTest
+@testable import ImageScaler
+
+/// Cutting restart intervals out of the compressed data must change which bytes
+/// libjpeg reads, never which pixels a region decode returns.
+final class RestartIntervalCutTests: XCTestCase {
+    static let restartFiles = ["restart-420-4mcu-630x427.jpg", "restart-422-row-640x427.jpg",
+                               "restart-gray-4mcu-640x427.jpg", "restart-444-wrap-640x427.jpg"]
+
+    func data(_ name: String) throws -> [UInt8] {
+        try ImageFile.read(Fixtures.testImages + "/" + name)
+    }
+
+    func testCutsOnlyWhereIntervalsTileTheRows() throws {
+        let middle = Rect(x: 200, y: 150, width: 100, height: 80)
+        // 4:2:0, 40 MCUs of 16 px a row, 4 MCUs an interval: columns 192..<320, rows 144..<240.
+        let c420 = try XCTUnwrap(RestartIntervalCut(try data("restart-420-4mcu-630x427.jpg"), region: middle, margin: 0))
+        XCTAssertEqual(c420.originX, 192)
+        XCTAssertEqual(c420.originY, 144)
+        XCTAssertEqual(c420.fullSize, Size(width: 630, height: 427))
+        XCTAssertEqual(try JPEGCodec.info(c420.data).size, Size(width: 128, height: 96))
+        // 4:2:2 (MCUs 8 rows tall), one interval a row: only rows can go, 144..<232.
+        let row = try XCTUnwrap(RestartIntervalCut(try data("restart-422-row-640x427.jpg"), region: middle, margin: 0))
+        XCTAssertEqual(row.originX, 0)
+        XCTAssertEqual(row.originY, 144)
+        XCTAssertEqual(try JPEGCodec.info(row.data).size, Size(width: 640, height: 88))
+        // Gray: one 8x8 block per MCU, 80 a row, 4 an interval.
+        let gray = try XCTUnwrap(RestartIntervalCut(try data("restart-gray-4mcu-640x427.jpg"), region: middle, margin: 3))
+        XCTAssertEqual(gray.originX, 192)
+        XCTAssertEqual(gray.originY, 144)
+        XCTAssertEqual(try JPEGCodec.info(gray.data).size, Size(width: 128, height: 96))
+        // The bottom-right corner keeps the partial last MCU column and row.
+        let corner = try XCTUnwrap(RestartIntervalCut(try data("restart-420-4mcu-630x427.jpg"), region: Rect(x: 629, y: 426, width: 1, height: 1), margin: 0))
+        XCTAssertEqual(corner.originX, 576)
+        XCTAssertEqual(corner.originY, 416)
+        XCTAssertEqual(try JPEGCodec.info(corner.data).size, Size(width: 54, height: 11))
+
+        // Intervals of 7 MCUs wrap across rows of 80; no markers at all; nothing to leave out.
+        XCTAssertNil(RestartIntervalCut(try data("restart-444-wrap-640x427.jpg"), region: middle, margin: 0))
+        XCTAssertNil(RestartIntervalCut(try data("scene-640x427.jpg"), region: middle, margin: 0))
+        XCTAssertNil(RestartIntervalCut(try data("restart-420-4mcu-630x427.jpg"), region: Rect(x: 0, y: 0, width: 630, height: 427), margin: 0))
+    }
+
+    /// A sweep of regions over every layout and scale: region decodes (which cut when
+    /// they can) equal a whole decode, except within `cropSlack` of a crop edge.
+    func testRegionDecodesEqualWholeDecodes() throws {
+        for name in Self.restartFiles {
+            let jpeg = try data(name)
+            var cuts = 0, decodes = 0
+            for shrink in [1, 2, 4, 8] {
+                let whole = try JPEGCodec.decode(jpeg, options: DecodeOptions(shrink: shrink)).0
+                var regions: [Rect] = []
+                for x in stride(from: 0, to: whole.width, by: max(1, whole.width / 5)) {
+                    for y in stride(from: 0, to: whole.height, by: max(1, whole.height / 4)) {
+                        for (w, h) in [(1, 1), (7, 3), (whole.width / 3, whole.height / 5), (whole.width, 2)] {
+                            regions.append(Rect(x: x, y: y, width: max(1, min(w, whole.width - x)), height: max(1, min(h, whole.height - y))))
+                        }
+                    }
+                }
+                for region in regions {
+                    let full = Rect(x: region.x * shrink, y: region.y * shrink, width: region.width * shrink, height: region.height * shrink)
+                    if RestartIntervalCut(jpeg, region: full, margin: 0) != nil { cuts += 1 }
+                    decodes += 1
+                    let (part, origin, _) = try JPEGCodec.decode(jpeg, options: DecodeOptions(shrink: shrink), region: region)
+                    XCTAssertLessThanOrEqual(origin.x, region.x)
+                    XCTAssertGreaterThanOrEqual(origin.maxX, region.maxX, "\(name) 1/\(shrink) \(region)")
+                    XCTAssertEqual(origin.y, region.y)
+                    XCTAssertEqual(origin.height, region.height)
+                    if let message = RegionDecodeTests.interiorMismatch(part, at: origin, of: whole) {
+                        XCTFail("\(name) 1/\(shrink) \(region): \(message)")
+                    }
+                }
+            }
+            if name.contains("wrap") {
+                XCTAssertEqual(cuts, 0)
+            } else {
+                XCTAssertGreaterThan(cuts, decodes / 2, name)
+            }
+        }
+    }
+
+    /// The cut declines any stream whose markers are not RST0-7 in order ending at
+    /// EOI, and libjpeg then decodes the original and says what is wrong with the rows
+    /// it reads (damage below a region is never read, with or without a cut).
+    func testDamagedMarkersFallBackToLibjpeg() throws {
+        let jpeg = try data("restart-420-4mcu-630x427.jpg")
+        let region = Rect(x: 10, y: 400, width: 20, height: 20)
+        XCTAssertNotNil(RestartIntervalCut(jpeg, region: region, margin: 0))
+
+        // The last RST marker renumbered.
+        var wrongMarker = jpeg
+        let last = try XCTUnwrap((0..<(jpeg.count - 1)).last { jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1]) })
+        wrongMarker[last + 1] = wrongMarker[last + 1] == 0xD0 ? 0xD1 : 0xD0
+        XCTAssertNil(RestartIntervalCut(wrongMarker, region: region, margin: 0))
+        XCTAssertThrowsError(try JPEGCodec.decode(wrongMarker, options: DecodeOptions(), region: region)) {
+            XCTAssertTrue("\($0)".contains("RST"), "\($0)")
+        }
+
+        // Truncated in the last rows, far below the region.
+        let truncated = Array(jpeg[0..<(jpeg.count - 500)])
+        XCTAssertNil(RestartIntervalCut(truncated, region: region, margin: 0))
+        XCTAssertThrowsError(try JPEGCodec.decode(truncated, options: DecodeOptions(), region: region))
+
+        // A stray marker inside the scan.
+        var stray = jpeg
+        stray[last + 1] = 0xFE
+        XCTAssertNil(RestartIntervalCut(stray, region: region, margin: 0))
+    }
+}
