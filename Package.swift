@@ -11,13 +11,14 @@ let package = Package(
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png")]),
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CLCMSShim"]),
+        .target(name: "CResample"),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CLCMSShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler"]),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample"]),
         .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler"]),
     ],
     swiftLanguageModes: [.v5]

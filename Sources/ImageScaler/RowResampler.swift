@@ -18,7 +18,6 @@ final class RowResampler {
     private let tempWidth: Int
     private var temp: [UInt8]
     private var scratch: [UInt8]
-    private var accumulator: [Int32]
     private let output: UnsafeMutablePointer<UInt8>
     private var received = 0
     /// Output rows finished so far.
@@ -38,7 +37,6 @@ final class RowResampler {
         tempWidth = needH ? target.width : source.width
         temp = PixelBuffer.samples(count: rows.count * tempWidth * channels)
         scratch = channels == 2 || channels == 4 ? PixelBuffer.samples(count: source.width * channels) : []
-        accumulator = [Int32](repeating: 0, count: tempWidth * channels)
         output = .allocate(capacity: target.width * target.height * channels)
     }
 
@@ -61,7 +59,7 @@ final class RowResampler {
                     line = UnsafePointer(row.baseAddress!)
                 }
                 if let horizontal {
-                    Resampler.convolveRow(line, into: dst.baseAddress! + out, channels: ch, weights: horizontal)
+                    Resampler.convolveRow(line, bytes: bytes, into: dst.baseAddress! + out, channels: ch, weights: horizontal)
                 } else {
                     (dst.baseAddress! + out).update(from: line, count: bytes)
                 }
@@ -98,23 +96,20 @@ final class RowResampler {
     private func emitReadyRows() {
         let rowBytes = tempWidth * channels
         temp.withUnsafeBufferPointer { src in
-            accumulator.withUnsafeMutableBufferPointer { acc in
-                while rowsDone < target.height {
-                    let y = rowsDone
-                    let out = output + y * rowBytes
-                    if needV {
-                        let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
-                        guard first + count <= received else { return }
-                        Resampler.convolveColumn(src.baseAddress!, rowBytes: rowBytes, first: first, count: count,
-                                                 weights: vertical.coefficients, at: y * vertical.taps,
-                                                 accumulator: acc.baseAddress!, into: out)
-                    } else {
-                        guard y < received else { return }
-                        out.update(from: src.baseAddress! + y * rowBytes, count: rowBytes)
-                    }
-                    if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
-                    rowsDone += 1
+            while rowsDone < target.height {
+                let y = rowsDone
+                let out = output + y * rowBytes
+                if needV {
+                    let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
+                    guard first + count <= received else { return }
+                    Resampler.convolveColumn(src.baseAddress!, rowBytes: rowBytes, first: first, count: count,
+                                             weights: vertical.coefficients, at: y * vertical.taps, into: out)
+                } else {
+                    guard y < received else { return }
+                    out.update(from: src.baseAddress! + y * rowBytes, count: rowBytes)
                 }
+                if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
+                rowsDone += 1
             }
         }
     }

@@ -11,10 +11,10 @@ final class BatchTests: XCTestCase {
             try! FileManager.default.copyItem(atPath: scene, toPath: dir + "/" + name)
         }
         try! FileManager.default.copyItem(atPath: CLI.testImages + "/alpha-disc-100x100.png", toPath: dir + "/d.png")
-        FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
-        FileManager.default.createFile(atPath: dir + "/text.png", contents: "not an image".data(using: .utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/text.png", contents: "not an image".data(using: .utf8))
         let full = CLI.bytes(scene)!
-        FileManager.default.createFile(atPath: dir + "/truncated.jpg", contents: full.prefix(3000))
+        _ = FileManager.default.createFile(atPath: dir + "/truncated.jpg", contents: full.prefix(3000))
         return dir
     }
 
@@ -74,7 +74,7 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(CLI.files(out), ["a.jpg", "b c.jpg"])
         let out2 = CLI.tempDir()
         let nul = [dir + "/b c.jpg", dir + "/ünï'code$.jpg"].joined(separator: "\0") + "\0"
-        FileManager.default.createFile(atPath: out2 + "/list", contents: nul.data(using: .utf8))
+        _ = FileManager.default.createFile(atPath: out2 + "/list", contents: nul.data(using: .utf8))
         XCTAssertEqual(CLI.run(["fill", "--size", "8x8", "--out-dir", out2 + "/o", "--files-from", out2 + "/list", "--null"]).status, 0)
         XCTAssertEqual(CLI.files(out2 + "/o"), ["b c.jpg", "ünï'code$.jpg"])
     }

@@ -21,10 +21,10 @@ final class CommandTests: XCTestCase {
 
     func testBadInputsExit1WithOneLineAndNoOutput() {
         let dir = CLI.tempDir()
-        FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
-        FileManager.default.createFile(atPath: dir + "/text.png", contents: "hello\n".data(using: .utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/text.png", contents: "hello\n".data(using: .utf8))
         let full = CLI.bytes(CLI.testImages + "/scene-640x427.jpg")!
-        FileManager.default.createFile(atPath: dir + "/cut.jpg", contents: full.prefix(full.count / 2))
+        _ = FileManager.default.createFile(atPath: dir + "/cut.jpg", contents: full.prefix(full.count / 2))
         let expectations = [("empty.png", "empty file"), ("text.png", "not a PNG or JPEG"),
                             ("cut.jpg", "Premature end of JPEG file"), ("missing.png", "No such file or directory")]
         for (name, reason) in expectations {

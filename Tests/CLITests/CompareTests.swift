@@ -48,7 +48,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(missing.status, 2)
         XCTAssertEqual(missing.stderr, "imgscale: /nonexistent.png: No such file or directory\n")
         let text = CLI.tempDir() + "/t.png"
-        FileManager.default.createFile(atPath: text, contents: Data("hello".utf8))
+        _ = FileManager.default.createFile(atPath: text, contents: Data("hello".utf8))
         XCTAssertEqual(CLI.run(["compare", text, a]).status, 2)
         XCTAssertEqual(CLI.run(["compare", a]).status, 2)
         XCTAssertEqual(CLI.run(["compare", a, a, a]).status, 2)

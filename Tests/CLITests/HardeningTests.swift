@@ -6,7 +6,7 @@ import ImageScaler
 /// `imgscale: <path>: <reason>`, leaves no output, and the rest of a batch still works.
 final class HardeningTests: XCTestCase {
     func write(_ bytes: [UInt8], _ path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
 
     /// Runs one conversion and checks the failure contract.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ImageScaler
+import CResample
 
 final class ResamplerTests: XCTestCase {
     func testTwoColourShrinkHandComputed() throws {
@@ -100,6 +101,55 @@ final class ResamplerTests: XCTestCase {
             for h in [1, 5, 23, 40] {
                 let out = try ImageScaler.scaleToFill(image, in: Size(width: w, height: h))
                 XCTAssertEqual(out.size, Size(width: w, height: h))
+            }
+        }
+    }
+}
+
+/// The AVX2 kernels (when this CPU has AVX2) against the portable ones every other CPU
+/// runs: the same integers for every channel count, scale and row length.
+final class ResampleKernelTests: XCTestCase {
+    func testSIMDKernelsEqualPortableOnes() {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        func next() -> UInt8 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let bits = Int32(ResampleWeights.precisionBits)
+        for channels in 1...4 {
+            for inWidth in [1, 2, 3, 5, 8, 17, 64, 333] {
+                for outWidth in [1, 2, 7, 16, 31, 100, 700] {
+                    let w = ResampleWeights(inSize: inWidth, start: 0, length: Double(inWidth), outSize: outWidth)
+                    let src = (0..<(inWidth * channels)).map { _ in next() }
+                    var simd = [UInt8](repeating: 0, count: outWidth * channels)
+                    var portable = simd
+                    src.withUnsafeBufferPointer { s in
+                        w.first.withUnsafeBufferPointer { f in
+                            w.count.withUnsafeBufferPointer { c in
+                                w.coefficients.withUnsafeBufferPointer { k in
+                                    resample_row(s.baseAddress, s.count, &simd, Int32(channels), f.baseAddress, c.baseAddress,
+                                                 k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                                    resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
+                                                          k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                                }
+                            }
+                        }
+                    }
+                    XCTAssertEqual(simd, portable, "row: \(channels) channels, \(inWidth) -> \(outWidth)")
+                }
+            }
+        }
+        for rowBytes in [1, 15, 16, 17, 48, 100, 771] {
+            for rows in [1, 2, 5, 13] {
+                let src = (0..<(rowBytes * rows)).map { _ in next() }
+                let w = ResampleWeights(inSize: rows, start: 0, length: Double(rows), outSize: 1)
+                var simd = [UInt8](repeating: 0, count: rowBytes)
+                var portable = simd
+                w.coefficients.withUnsafeBufferPointer { k in
+                    resample_column(src, rowBytes, rowBytes, Int32(w.count[0]), k.baseAddress! + 0, &simd, bits)
+                    resample_column_portable(src, rowBytes, rowBytes, Int32(w.count[0]), k.baseAddress! + 0, &portable, bits)
+                }
+                XCTAssertEqual(simd, portable, "column: \(rowBytes) bytes, \(rows) rows")
             }
         }
     }

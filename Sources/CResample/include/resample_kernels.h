@@ -1,0 +1,32 @@
+#ifndef RESAMPLE_KERNELS_H
+#define RESAMPLE_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The two passes of the fixed-point triangle filter, in C so they can use AVX2 where
+ * the CPU has it (chosen at run time; the results are the same integers either way).
+ * Samples are 8-bit, `channels` interleaved per pixel; weights are scaled by
+ * 2^bits and each sum is rounded (half a unit added), shifted and clamped to 0-255. */
+
+/* One row of the horizontal pass. Output pixel x reads source pixels
+ * first[x] .. first[x] + count[x] - 1 with weights coeffs[x * taps ...]. `src_bytes`
+ * is how many bytes may be read from `src` (wide loads never go past it). */
+void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channels,
+                  const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                  int taps, int out_size, int bits);
+
+/* One output row of the vertical pass: the weighted sum of `count` rows of
+ * `row_bytes` bytes, `stride` bytes apart, starting at `src`. */
+void resample_column(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+                     const int32_t *weights, uint8_t *dst, int bits);
+
+/* The same two passes without SIMD: what runs on CPUs without AVX2, and the
+ * reference the tests hold the AVX2 paths to. */
+void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
+                           const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                           int taps, int out_size, int bits);
+void resample_column_portable(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+                              const int32_t *weights, uint8_t *dst, int bits);
+
+#endif

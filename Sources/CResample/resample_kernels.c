@@ -1,0 +1,147 @@
+#include "resample_kernels.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_X86 1
+#endif
+
+static inline uint8_t clip8(int32_t sum, int bits) {
+    int32_t v = sum >> bits;
+    return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
+}
+
+/* Inlined per channel count, so that count is a constant and the channel loops unroll. */
+static inline __attribute__((always_inline))
+void row_scalar_n(const uint8_t *src, uint8_t *dst, const int ch, const int32_t *first,
+                  const int32_t *count, const int32_t *coeffs, int taps, int x0, int x1, int bits) {
+    const int32_t half = 1 << (bits - 1);
+    for (int x = x0; x < x1; x++) {
+        const uint8_t *p = src + (size_t)first[x] * ch;
+        const int32_t *k = coeffs + (size_t)x * taps;
+        int32_t s[4] = {half, half, half, half};
+        for (int t = 0; t < count[x]; t++)
+            for (int c = 0; c < ch; c++)
+                s[c] += (int32_t)p[t * ch + c] * k[t];
+        for (int c = 0; c < ch; c++)
+            dst[(size_t)x * ch + c] = clip8(s[c], bits);
+    }
+}
+
+static void row_scalar(const uint8_t *src, uint8_t *dst, int ch, const int32_t *first,
+                       const int32_t *count, const int32_t *coeffs, int taps, int x0, int x1, int bits) {
+    switch (ch) {
+    case 1: row_scalar_n(src, dst, 1, first, count, coeffs, taps, x0, x1, bits); break;
+    case 2: row_scalar_n(src, dst, 2, first, count, coeffs, taps, x0, x1, bits); break;
+    case 3: row_scalar_n(src, dst, 3, first, count, coeffs, taps, x0, x1, bits); break;
+    default: row_scalar_n(src, dst, 4, first, count, coeffs, taps, x0, x1, bits); break;
+    }
+}
+
+#ifdef HAVE_X86
+/* Two taps per step: 8 source bytes widened to eight 32-bit lanes (RGB is first
+ * spread to R G B 0 R G B 0), times each tap's weight in its four lanes. */
+__attribute__((target("avx2")))
+static void row_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+                     const int32_t *count, const int32_t *coeffs, int taps, int out_size, int bits) {
+    const __m128i spread = ch == 3 ? _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+                                   : _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i half = _mm_set1_epi32(1 << (bits - 1));
+    for (int x = 0; x < out_size; x++) {
+        const int n = count[x];
+        /* The last 8-byte load of an RGB window reads 2 bytes past it. */
+        if ((size_t)(first[x] + n) * ch + 2 > src_bytes) {
+            row_scalar(src, dst, ch, first, count, coeffs, taps, x, x + 1, bits);
+            continue;
+        }
+        const uint8_t *p = src + (size_t)first[x] * ch;
+        const int32_t *k = coeffs + (size_t)x * taps;
+        __m256i acc = _mm256_setzero_si256();
+        int t = 0;
+        for (; t + 2 <= n; t += 2) {
+            __m128i bytes = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(p + t * ch)), spread);
+            __m256i w = _mm256_setr_m128i(_mm_set1_epi32(k[t]), _mm_set1_epi32(k[t + 1]));
+            acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(_mm256_cvtepu8_epi32(bytes), w));
+        }
+        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+        if (t < n) {
+            int32_t four;
+            memcpy(&four, p + t * ch, 4);
+            __m128i bytes = _mm_shuffle_epi8(_mm_cvtsi32_si128(four), spread);
+            sum = _mm_add_epi32(sum, _mm_mullo_epi32(_mm_cvtepu8_epi32(bytes), _mm_set1_epi32(k[t])));
+        }
+        sum = _mm_srai_epi32(_mm_add_epi32(sum, half), bits);
+        /* Signed then unsigned saturation: exactly the clamp to 0-255. */
+        int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum));
+        memcpy(dst + (size_t)x * ch, &packed, (size_t)ch);
+    }
+}
+
+__attribute__((target("avx2")))
+static void column_avx2(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+                        const int32_t *weights, uint8_t *dst, int bits) {
+    const __m256i half = _mm256_set1_epi32(1 << (bits - 1));
+    size_t i = 0;
+    for (; i + 16 <= row_bytes; i += 16) {
+        __m256i lo = half, hi = half;
+        for (int t = 0; t < count; t++) {
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(src + t * stride + i));
+            __m256i w = _mm256_set1_epi32(weights[t]);
+            lo = _mm256_add_epi32(lo, _mm256_mullo_epi32(_mm256_cvtepu8_epi32(bytes), w));
+            hi = _mm256_add_epi32(hi, _mm256_mullo_epi32(_mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8)), w));
+        }
+        lo = _mm256_srai_epi32(lo, bits);
+        hi = _mm256_srai_epi32(hi, bits);
+        /* The packs work within 128-bit lanes; the permute puts the bytes back in order. */
+        __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8);
+        __m128i out = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+        _mm_storeu_si128((__m128i *)(dst + i), out);
+    }
+    resample_column_portable(src + i, stride, row_bytes - i, count, weights, dst + i, bits);
+}
+
+/* A load of the CPU feature bits libgcc filled in at startup. */
+static inline int has_avx2(void) {
+    return __builtin_cpu_supports("avx2");
+}
+#endif
+
+void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channels,
+                  const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                  int taps, int out_size, int bits) {
+#ifdef HAVE_X86
+    if (channels >= 3 && has_avx2()) {
+        row_avx2(src, src_bytes, dst, channels, first, count, coeffs, taps, out_size, bits);
+        return;
+    }
+#endif
+    (void)src_bytes;
+    resample_row_portable(src, dst, channels, first, count, coeffs, taps, out_size, bits);
+}
+
+void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
+                           const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                           int taps, int out_size, int bits) {
+    row_scalar(src, dst, channels, first, count, coeffs, taps, 0, out_size, bits);
+}
+
+void resample_column(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+                     const int32_t *weights, uint8_t *dst, int bits) {
+#ifdef HAVE_X86
+    if (has_avx2()) {
+        column_avx2(src, stride, row_bytes, count, weights, dst, bits);
+        return;
+    }
+#endif
+    resample_column_portable(src, stride, row_bytes, count, weights, dst, bits);
+}
+
+void resample_column_portable(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+                              const int32_t *weights, uint8_t *dst, int bits) {
+    for (size_t i = 0; i < row_bytes; i++) {
+        int32_t s = 1 << (bits - 1);
+        for (int t = 0; t < count; t++) s += (int32_t)src[t * stride + i] * weights[t];
+        dst[i] = clip8(s, bits);
+    }
+}
