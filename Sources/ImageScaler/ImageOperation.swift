@@ -49,6 +49,9 @@ public enum ImageOperation: Sendable {
     /// `perform` once the header is read and the limits checked.
     private func perform(on data: [UInt8], info: ImageInfo, decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {
         guard let plan = try streamPlan(for: info, autoOrient: autoOrient) else {
+            if case .crop(let rect, let origin) = self, info.format == .jpeg {
+                return try cropJPEG(data, rect, origin: origin, info: info, decode: decode, autoOrient: autoOrient)
+            }
             return try decodeAndApply(data, decode: decode, autoOrient: autoOrient)
         }
         let (resampler, decoded) = try stream(data, plan, decode: decode, onRows: nil)
@@ -221,6 +224,25 @@ public enum ImageOperation: Sendable {
     private func padded(_ image: PixelBuffer) -> PixelBuffer {
         guard case .fit(let box, let pad?) = self else { return image }
         return Padder.pad(image, to: box, background: pad)
+    }
+
+    /// A JPEG crop decodes only the rows and columns it keeps (plus `cropSlack`, where
+    /// a cropped decode may differ from a whole one), and restart intervals outside
+    /// them are never read: a small crop of a large photo costs a fraction of a decode.
+    private func cropJPEG(_ data: [UInt8], _ rect: Rect, origin: CoordinateOrigin, info: ImageInfo,
+                          decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {
+        let orientation = autoOrient ? info.orientation : .up
+        let clipped = try AspectFill.clip(rect, origin: origin, to: autoOrient ? info.uprightSize : info.size)
+        let s = orientation.storedRect(SamplingRect(clipped), stored: info.size)
+        let stored = Rect(x: Int(s.x), y: Int(s.y), width: Int(s.width), height: Int(s.height))
+        let k = ShrinkOnLoad.cropSlack
+        let x0 = max(0, stored.x - k), y0 = max(0, stored.y - k)
+        let window = Rect(x: x0, y: y0, width: min(info.size.width, stored.maxX + k) - x0, height: min(info.size.height, stored.maxY + k) - y0)
+        var options = decode
+        options.shrink = 1
+        let (part, at, decoded) = try JPEGCodec.decode(data, options: options, region: window)
+        let kept = try ImageScaler.crop(part, to: Rect(x: stored.x - at.x, y: stored.y - at.y, width: stored.width, height: stored.height))
+        return (Orienter.upright(kept, orientation), decoded)
     }
 
     private func decodeAndApply(_ data: [UInt8], decode: DecodeOptions, autoOrient: Bool) throws -> (PixelBuffer, ImageInfo) {

@@ -93,6 +93,31 @@ final class RegionDecodeTests: XCTestCase {
         }
     }
 
+    /// `crop` of a JPEG decodes only its region; the result must equal cropping the
+    /// whole upright decode, in every orientation and either origin.
+    func testJPEGCropEqualsCroppingTheWholeImage() throws {
+        var files = ["scene-640x427.jpg", "gradient-rgb-64x48.jpg"].map { Fixtures.testImages + "/" + $0 }
+            + RestartIntervalCutTests.restartFiles.map { Fixtures.testImages + "/" + $0 }
+        if let dir = try? Fixtures.shared("exif-orientation") {
+            files += (0...8).flatMap { ["Landscape_\($0).jpg", "Portrait_\($0).jpg"] }.map { dir + "/" + $0 }
+        }
+        for file in files {
+            let data = try ImageFile.read(file)
+            let (decoded, info) = try ImageCodec.decode(data)
+            let upright = Orienter.upright(decoded, info.orientation)
+            let (w, h) = (upright.width, upright.height)
+            for rect in [Rect(x: w / 3, y: h / 4, width: w / 5 + 1, height: h / 3 + 1), Rect(x: -5, y: -7, width: 20, height: 30),
+                         Rect(x: w - 9, y: h - 2, width: 50, height: 50), Rect(x: 0, y: 0, width: w, height: h), Rect(x: 3, y: h / 2, width: w - 6, height: 1)] {
+                for origin in [CoordinateOrigin.topLeft, .bottomLeft] {
+                    let op = ImageOperation.crop(rect, origin: origin)
+                    let (got, _) = try op.perform(on: data)
+                    let expected = try ImageScaler.crop(upright, to: rect, origin: origin)
+                    XCTAssertEqual(got, expected, "\(file.split(separator: "/").last!) \(rect) \(origin)")
+                }
+            }
+        }
+    }
+
     /// Where `part` (decoded at `origin`) differs from `whole`, leaving out the pixels
     /// within `ShrinkOnLoad.cropSlack` of a crop edge: fancy upsampling has no neighbour
     /// beyond the edge there, and the window keeps them unread.
