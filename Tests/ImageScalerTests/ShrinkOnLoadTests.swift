@@ -80,14 +80,8 @@ final class RegionDecodeTests: XCTestCase {
                                Rect(x: whole.width / 3, y: whole.height / 4, width: max(1, whole.width / 3), height: max(1, whole.height / 2)),
                                Rect(x: whole.width - 1, y: whole.height - 1, width: 1, height: 1),
                                Rect(x: 1, y: 5 % whole.height, width: max(1, whole.width - 2), height: 1)] {
-                    let (part, origin, _) = try JPEGCodec.decode(data, options: DecodeOptions(shrink: shrink), region: region)
-                    XCTAssertLessThanOrEqual(origin.x, region.x)
-                    XCTAssertGreaterThanOrEqual(origin.maxX, region.maxX, "\(file) 1/\(shrink) \(region)")
-                    XCTAssertEqual(origin.y, region.y)
-                    XCTAssertEqual(origin.height, region.height)
-                    if let message = Self.interiorMismatch(part, at: origin, of: whole) {
-                        XCTFail("\(file.split(separator: "/").last!) 1/\(shrink) \(region): \(message)")
-                    }
+                    try Self.checkRegionDecode(data, shrink: shrink, region: region, whole: whole,
+                                               label: String(file.split(separator: "/").last!))
                 }
             }
         }
@@ -115,6 +109,21 @@ final class RegionDecodeTests: XCTestCase {
                     XCTAssertEqual(got, expected, "\(file.split(separator: "/").last!) \(rect) \(origin)")
                 }
             }
+        }
+    }
+
+    /// Decodes `region` of `data` at 1/`shrink` and checks it against `whole`, the whole
+    /// image decoded at that scale: rows exactly, columns covering the region.
+    static func checkRegionDecode(_ data: [UInt8], shrink: Int, region: Rect, whole: PixelBuffer, label: String,
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
+        let (part, origin, _) = try JPEGCodec.decode(data, options: DecodeOptions(shrink: shrink), region: region)
+        let context = "\(label) 1/\(shrink) \(region)"
+        XCTAssertLessThanOrEqual(origin.x, region.x, context, file: file, line: line)
+        XCTAssertGreaterThanOrEqual(origin.maxX, region.maxX, context, file: file, line: line)
+        XCTAssertEqual(origin.y, region.y, context, file: file, line: line)
+        XCTAssertEqual(origin.height, region.height, context, file: file, line: line)
+        if let message = interiorMismatch(part, at: origin, of: whole) {
+            XCTFail("\(context): \(message)", file: file, line: line)
         }
     }
 
