@@ -70,6 +70,8 @@ public enum ImageOperation: Sendable {
         try decode.check(info.size)
         try checkOutput(for: info, autoOrient: settings.autoOrient, limit: decode.maxPixels)
         let autoOrient = settings.autoOrient, concurrent = settings.concurrent
+        var decode = decode
+        decode.parallel = decode.parallel || concurrent
         var options = encode
         if settings.keepMetadata {
             options.exif = info.exif.flatMap(ExifEditor.forUprightOutput)

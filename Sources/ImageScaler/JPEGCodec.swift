@@ -1,4 +1,5 @@
 import CJPEGShim
+import Dispatch
 
 /// JPEG through libjpeg-turbo's jpeglib.h API with libjpeg's defaults (ISLOW DCT, fancy
 /// upsampling), so a full-size decode matches `djpeg` byte for byte. Gray stays one
@@ -44,15 +45,85 @@ public enum JPEGCodec {
 
     /// The streaming form of `decode(_:options:region:)`: announces the region, then
     /// hands over rows 16 at a time, never holding the whole image.
+    /// With `options.parallel`, a region of a file with usable restart markers is decoded
+    /// in two halves at once; the rows delivered are the same.
     public static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
-        // Restart markers let whole intervals outside the region go undecoded; the cut
+        guard let region else { return try decodeRows(data, cut: nil, shrink: shrink, options: options, region: nil, begin: begin, rows: rows) }
+        // Restart markers let whole intervals outside the region go undecoded; a cut
         // is a smaller JPEG whose pixels sit at an offset in this one.
-        let cut = region.flatMap {
-            RestartIntervalCut(data, region: Rect(x: $0.x * shrink, y: $0.y * shrink, width: $0.width * shrink, height: $0.height * shrink),
-                               margin: ShrinkOnLoad.cropSlack * shrink)
+        func fullSize(_ r: Rect) -> Rect {
+            Rect(x: r.x * shrink, y: r.y * shrink, width: r.width * shrink, height: r.height * shrink)
         }
+        let margin = ShrinkOnLoad.cropSlack * shrink
+        // Two halves of at least one 4:2:0 iMCU row each, or the split costs more than it saves.
+        if options.parallel, region.height >= 32, region.y >= 0 {
+            let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
+            let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)
+            if let cuts = RestartIntervalCut.cuts(data, regions: [fullSize(top), fullSize(bottom)], margin: margin),
+               bottom.maxY <= (cuts[1].fullSize.height + shrink - 1) / shrink {
+                return try decodeHalves(data, cuts, top, bottom, shrink: shrink, options: options, begin: begin, rows: rows)
+            }
+        }
+        let cut = RestartIntervalCut(data, region: fullSize(region), margin: margin)
+        return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: region, begin: begin, rows: rows)
+    }
+
+    /// The bottom half decodes on another thread into a buffer while the top half
+    /// streams; then the buffered rows follow. Both halves are cuts with the same
+    /// columns, so they deliver the same column range.
+    private static func decodeHalves(_ data: [UInt8], _ cuts: [RestartIntervalCut], _ top: Rect, _ bottom: Rect, shrink: Int,
+                                     options: DecodeOptions, begin: (DecodedRegion) throws -> Void,
+                                     rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        var lower = RowCollector()
+        var lowerError: Error? = nil
+        let work = DispatchWorkItem {
+            do {
+                _ = try decodeRows(data, cut: cuts[1], shrink: shrink, options: options, region: bottom,
+                                   begin: { lower.begin($0) }, rows: { lower.add($0) })
+            } catch {
+                lowerError = error
+            }
+        }
+        DispatchQueue.global().async(execute: work)
+        var upper: DecodedRegion? = nil
+        let info: ImageInfo
+        do {
+            info = try decodeRows(data, cut: cuts[0], shrink: shrink, options: options, region: top, begin: { region in
+                upper = region
+                var whole = region.rect
+                whole.height += bottom.height
+                try begin(DecodedRegion(rect: whole, channels: region.channels))
+            }, rows: rows)
+        } catch {
+            // The other half reads `data` and `lower`: it must end first (and libdispatch
+            // allows one wait per work item).
+            work.wait()
+            throw error
+        }
+        work.wait()
+        if let lowerError { throw lowerError }
+        let got = lower.region
+        guard let upper, got.channels == upper.channels, got.rect.x == upper.rect.x, got.rect.width == upper.rect.width,
+              got.rect.y == upper.rect.maxY, got.rect.height == bottom.height else {
+            throw DecodeError.jpeg("the two halves of a restart-interval decode disagree")
+        }
+        let bytesPerRow = got.rect.width * got.channels
+        let image = lower.image
+        try image.pixels.withUnsafeBufferPointer { pixels in
+            for y in stride(from: 0, to: got.rect.height, by: 16) {
+                try rows(RowChunk(firstRow: upper.rect.height + y, count: min(16, got.rect.height - y), bytesPerRow: bytesPerRow,
+                                  pixels: pixels.baseAddress! + y * bytesPerRow))
+            }
+        }
+        return info
+    }
+
+    /// Decodes `cut` (or all of `data` when there is none) over `region`, given in the
+    /// shrunk coordinates of `data`.
+    private static func decodeRows(_ data: [UInt8], cut: RestartIntervalCut?, shrink: Int, options: DecodeOptions, region: Rect?,
+                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let dx = (cut?.originX ?? 0) / shrink, dy = (cut?.originY ?? 0) / shrink
         let region = region.map { Rect(x: $0.x - dx, y: $0.y - dy, width: $0.width, height: $0.height) }
         return try withReader(cut?.data ?? data) { reader, raw, message in
