@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A bounded queue of decoded row chunks from a decoding thread to a resampling and
 /// encoding thread. Chunks are copied in, so the decoder can reuse its buffer at once;
@@ -10,7 +9,7 @@ final class ChunkPipe: @unchecked Sendable {
         case rows(firstRow: Int, count: Int, bytesPerRow: Int, pixels: [UInt8])
     }
 
-    private let state = Mutex((items: [Item](), closed: false, cancelled: false))
+    private let state = Locked((items: [Item](), closed: false, cancelled: false))
     private let filled = DispatchSemaphore(value: 0)
     private let space: DispatchSemaphore
 

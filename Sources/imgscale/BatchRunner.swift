@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Dispatch
-import Synchronization
 import ImageScaler
 
 /// Runs jobs on `workers` threads, each decoding one image at a time so memory stays
@@ -18,7 +17,7 @@ final class BatchRunner: @unchecked Sendable {
     let quiet: Bool
     let report: Int32?
 
-    private let state = Mutex((next: 0, counts: Counts(), lastDraw: 0.0))
+    private let state = Locked((next: 0, counts: Counts(), lastDraw: 0.0))
     private let start = Console.now()
 
     init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, progress: Bool, quiet: Bool, report: Int32?) {
