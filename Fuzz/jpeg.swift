@@ -15,6 +15,10 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     for region in [Rect(x: 1, y: 2, width: 5, height: 3), Rect(x: 17, y: 9, width: 40, height: 1)] {
         _ = try? JPEGCodec.decode(bytes, options: options, region: region)
     }
+    // Two halves decoded at once (restart-interval cuts on two threads).
+    var parallel = options
+    parallel.parallel = true
+    _ = try? JPEGCodec.decode(bytes, options: parallel, region: Rect(x: 3, y: 0, width: 60, height: 64))
     for size in [Size(width: 3, height: 9), Size(width: 40, height: 30)] {
         let fill = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
         _ = try? fill.render(bytes, as: .jpeg, decode: options)
