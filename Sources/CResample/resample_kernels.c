@@ -39,6 +39,16 @@ static void row_scalar(const uint8_t *src, uint8_t *dst, int ch, const int32_t *
     }
 }
 
+/* Bytes `from ..< row_bytes` of one vertical-pass output row. */
+static void column_scalar(const uint8_t *const *rows, size_t from, size_t row_bytes, int count,
+                          const int32_t *weights, uint8_t *dst, int bits) {
+    for (size_t i = from; i < row_bytes; i++) {
+        int32_t s = 1 << (bits - 1);
+        for (int t = 0; t < count; t++) s += (int32_t)rows[t][i] * weights[t];
+        dst[i] = clip8(s, bits);
+    }
+}
+
 #ifdef HAVE_X86
 /* Two taps per step: 8 source bytes widened to eight 32-bit lanes (RGB is first
  * spread to R G B 0 R G B 0), times each tap's weight in its four lanes. */
@@ -79,14 +89,14 @@ static void row_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch,
 }
 
 __attribute__((target("avx2")))
-static void column_avx2(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
                         const int32_t *weights, uint8_t *dst, int bits) {
     const __m256i half = _mm256_set1_epi32(1 << (bits - 1));
     size_t i = 0;
     for (; i + 16 <= row_bytes; i += 16) {
         __m256i lo = half, hi = half;
         for (int t = 0; t < count; t++) {
-            __m128i bytes = _mm_loadu_si128((const __m128i *)(src + t * stride + i));
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(rows[t] + i));
             __m256i w = _mm256_set1_epi32(weights[t]);
             lo = _mm256_add_epi32(lo, _mm256_mullo_epi32(_mm256_cvtepu8_epi32(bytes), w));
             hi = _mm256_add_epi32(hi, _mm256_mullo_epi32(_mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8)), w));
@@ -98,7 +108,7 @@ static void column_avx2(const uint8_t *src, size_t stride, size_t row_bytes, int
         __m128i out = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
         _mm_storeu_si128((__m128i *)(dst + i), out);
     }
-    resample_column_portable(src + i, stride, row_bytes - i, count, weights, dst + i, bits);
+    column_scalar(rows, i, row_bytes, count, weights, dst, bits);
 }
 
 /* A load of the CPU feature bits libgcc filled in at startup. */
@@ -126,22 +136,18 @@ void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
     row_scalar(src, dst, channels, first, count, coeffs, taps, 0, out_size, bits);
 }
 
-void resample_column(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+void resample_column(const uint8_t *const *rows, size_t row_bytes, int count,
                      const int32_t *weights, uint8_t *dst, int bits) {
 #ifdef HAVE_X86
     if (has_avx2()) {
-        column_avx2(src, stride, row_bytes, count, weights, dst, bits);
+        column_avx2(rows, row_bytes, count, weights, dst, bits);
         return;
     }
 #endif
-    resample_column_portable(src, stride, row_bytes, count, weights, dst, bits);
+    resample_column_portable(rows, row_bytes, count, weights, dst, bits);
 }
 
-void resample_column_portable(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int count,
                               const int32_t *weights, uint8_t *dst, int bits) {
-    for (size_t i = 0; i < row_bytes; i++) {
-        int32_t s = 1 << (bits - 1);
-        for (int t = 0; t < count; t++) s += (int32_t)src[t * stride + i] * weights[t];
-        dst[i] = clip8(s, bits);
-    }
+    column_scalar(rows, 0, row_bytes, count, weights, dst, bits);
 }

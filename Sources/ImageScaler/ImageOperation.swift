@@ -152,8 +152,9 @@ public enum ImageOperation: Sendable {
         }
         let (pixels, overflow) = output.width.multipliedReportingOverflow(by: output.height)
         if overflow || pixels > limit { throw GeometryError.outputTooLarge(output, limit: limit) }
-        // The resampler keeps the horizontally scaled rows of the window: about the
-        // source height times the output width.
+        // The resampler keeps the vertical filter's widest window of horizontally scaled
+        // rows, which approaches the source height when shrinking to a few rows: the
+        // source height times the output width bounds it.
         let (temp, tempOverflow) = source.height.multipliedReportingOverflow(by: output.width)
         if tempOverflow || temp > 4 * limit { throw GeometryError.outputTooLarge(output, limit: limit) }
     }

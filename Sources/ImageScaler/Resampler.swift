@@ -34,13 +34,12 @@ public enum Resampler {
         }
     }
 
-    /// One output row of the vertical pass: `count` rows of `src` from row `first`,
+    /// One output row of the vertical pass: the `count` rows `rows` points to,
     /// weighted by `weights[at ..< at + count]`.
-    static func convolveColumn(_ src: UnsafePointer<UInt8>, rowBytes: Int, first: Int, count: Int,
+    static func convolveColumn(_ rows: [UnsafePointer<UInt8>?], rowBytes: Int, count: Int,
                                weights: [Int32], at offset: Int, into out: UnsafeMutablePointer<UInt8>) {
         weights.withUnsafeBufferPointer { k in
-            resample_column(src + first * rowBytes, rowBytes, rowBytes, Int32(count), k.baseAddress! + offset, out,
-                            Int32(ResampleWeights.precisionBits))
+            resample_column(rows, rowBytes, Int32(count), k.baseAddress! + offset, out, Int32(ResampleWeights.precisionBits))
         }
     }
 }

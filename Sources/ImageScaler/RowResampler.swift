@@ -2,8 +2,10 @@
 /// into it and an encoder can stream out of it: neither the source nor (before it is
 /// complete) the output has to exist whole. Each source row the vertical pass will read
 /// is premultiplied (when there is alpha) and horizontally resampled on arrival, while
-/// it is in cache; each output row is made as soon as its last source row has arrived.
-/// Rows outside the vertical window are ignored. Output equals `Resampler.resample`.
+/// it is in cache; each output row is made as soon as its last source row has arrived,
+/// so only the last `ring` horizontally resampled rows (as many as the vertical
+/// filter's widest window) are kept. Rows outside the vertical window are ignored.
+/// Output equals `Resampler.resample`.
 ///
 /// Output rows `0 ..< rowsDone` are final, straight-alpha `PixelBuffer` rows and may be
 /// read through `outputRow(_:)` from another thread while later rows are being made.
@@ -16,7 +18,10 @@ final class RowResampler {
     private let vertical: ResampleWeights
     private let needV: Bool
     private let tempWidth: Int
+    /// Slots in `temp`: window row r lives in slot r % ring until row r + ring arrives.
+    private let ring: Int
     private var temp: [UInt8]
+    private var rowPointers: [UnsafePointer<UInt8>?]
     private var scratch: [UInt8]
     private let output: UnsafeMutablePointer<UInt8>
     private var received = 0
@@ -35,7 +40,12 @@ final class RowResampler {
         horizontal = needH ? ResampleWeights(inSize: source.width, start: rect.x, length: rect.width, outSize: target.width) : nil
         rows = needV ? vertical.span : 0..<source.height
         tempWidth = needH ? target.width : source.width
-        temp = PixelBuffer.samples(count: rows.count * tempWidth * channels)
+        // Output row y reads window rows first[y] ..< first[y] + count[y], count <= taps,
+        // and is made as soon as its last row arrives; windows only move down. So when
+        // row r arrives, no unmade output row still needs row r - taps.
+        ring = needV ? max(1, min(vertical.taps, rows.count)) : 1
+        temp = PixelBuffer.samples(count: ring * tempWidth * channels)
+        rowPointers = [UnsafePointer<UInt8>?](repeating: nil, count: ring)
         scratch = channels == 2 || channels == 4 ? PixelBuffer.samples(count: source.width * channels) : []
         output = .allocate(capacity: target.width * target.height * channels)
     }
@@ -48,7 +58,7 @@ final class RowResampler {
     func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
         guard rows.contains(y) else { return }
         let bytes = source.width * channels
-        let out = (y - rows.lowerBound) * tempWidth * channels
+        let out = (y - rows.lowerBound) % ring * tempWidth * channels
         let ch = channels, horizontal = horizontal, alpha = hasAlpha
         temp.withUnsafeMutableBufferPointer { dst in
             scratch.withUnsafeMutableBufferPointer { row in
@@ -94,7 +104,7 @@ final class RowResampler {
 
     /// Makes every output row whose source rows have all arrived.
     private func emitReadyRows() {
-        let rowBytes = tempWidth * channels
+        let rowBytes = tempWidth * channels, ring = ring
         temp.withUnsafeBufferPointer { src in
             while rowsDone < target.height {
                 let y = rowsDone
@@ -102,11 +112,12 @@ final class RowResampler {
                 if needV {
                     let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
                     guard first + count <= received else { return }
-                    Resampler.convolveColumn(src.baseAddress!, rowBytes: rowBytes, first: first, count: count,
+                    for t in 0..<count { rowPointers[t] = src.baseAddress! + (first + t) % ring * rowBytes }
+                    Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count,
                                              weights: vertical.coefficients, at: y * vertical.taps, into: out)
                 } else {
                     guard y < received else { return }
-                    out.update(from: src.baseAddress! + y * rowBytes, count: rowBytes)
+                    out.update(from: src.baseAddress! + y % ring * rowBytes, count: rowBytes)
                 }
                 if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
                 rowsDone += 1

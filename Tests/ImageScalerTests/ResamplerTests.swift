@@ -145,9 +145,13 @@ final class ResampleKernelTests: XCTestCase {
                 let w = ResampleWeights(inSize: rows, start: 0, length: Double(rows), outSize: 1)
                 var simd = [UInt8](repeating: 0, count: rowBytes)
                 var portable = simd
-                w.coefficients.withUnsafeBufferPointer { k in
-                    resample_column(src, rowBytes, rowBytes, Int32(w.count[0]), k.baseAddress! + 0, &simd, bits)
-                    resample_column_portable(src, rowBytes, rowBytes, Int32(w.count[0]), k.baseAddress! + 0, &portable, bits)
+                src.withUnsafeBufferPointer { s in
+                    // Rows in reverse order in memory: the kernels follow the pointers.
+                    let pointers: [UnsafePointer<UInt8>?] = (0..<rows).map { s.baseAddress! + (rows - 1 - $0) * rowBytes }
+                    w.coefficients.withUnsafeBufferPointer { k in
+                        resample_column(pointers, rowBytes, Int32(w.count[0]), k.baseAddress!, &simd, bits)
+                        resample_column_portable(pointers, rowBytes, Int32(w.count[0]), k.baseAddress!, &portable, bits)
+                    }
                 }
                 XCTAssertEqual(simd, portable, "column: \(rowBytes) bytes, \(rows) rows")
             }

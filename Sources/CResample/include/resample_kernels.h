@@ -16,9 +16,10 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
                   const int32_t *first, const int32_t *count, const int32_t *coeffs,
                   int taps, int out_size, int bits);
 
-/* One output row of the vertical pass: the weighted sum of `count` rows of
- * `row_bytes` bytes, `stride` bytes apart, starting at `src`. */
-void resample_column(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+/* One output row of the vertical pass: the weighted sum of the `count` rows of
+ * `row_bytes` bytes that `rows` points to (rows, not a stride: the caller keeps only
+ * the last few source rows, in a ring). */
+void resample_column(const uint8_t *const *rows, size_t row_bytes, int count,
                      const int32_t *weights, uint8_t *dst, int bits);
 
 /* The same two passes without SIMD: what runs on CPUs without AVX2, and the
@@ -26,7 +27,7 @@ void resample_column(const uint8_t *src, size_t stride, size_t row_bytes, int co
 void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
                            const int32_t *first, const int32_t *count, const int32_t *coeffs,
                            int taps, int out_size, int bits);
-void resample_column_portable(const uint8_t *src, size_t stride, size_t row_bytes, int count,
+void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int count,
                               const int32_t *weights, uint8_t *dst, int bits);
 
 #endif
