@@ -34,8 +34,9 @@ public enum JPEGCodec {
     /// stored pixel coordinates) is given, only the part of the image covering it: rows
     /// above and below are skipped and columns outside cropped, so their IDCT,
     /// upsampling and colour conversion never run. Returns the decoded pixels and where
-    /// they sit in the shrunk image; that rect contains `region` (columns start at an
-    /// iMCU boundary), and its pixels equal a whole decode's except within
+    /// they sit in the shrunk image; that rect contains `region` clipped to the image
+    /// (columns start at an iMCU boundary); a region outside the image is a
+    /// `GeometryError`, and its pixels equal a whole decode's except within
     /// `ShrinkOnLoad.cropSlack` pixels of a crop edge.
     public static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
@@ -50,7 +51,14 @@ public enum JPEGCodec {
     public static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
-        guard let region else { return try decodeRows(data, cut: nil, shrink: shrink, options: options, region: nil, begin: begin, rows: rows) }
+        guard let asked = region else { return try decodeRows(data, cut: nil, shrink: shrink, options: options, region: nil, begin: begin, rows: rows) }
+        // No JPEG is wider or taller than 65535: a region is first cut to that much (with
+        // no arithmetic that could overflow on any Int), then to the image.
+        guard let region = within65536(asked) else {
+            let size = try info(data).size
+            throw GeometryError.emptyIntersection(asked, .topLeft, Size(width: (size.width + shrink - 1) / shrink,
+                                                                        height: (size.height + shrink - 1) / shrink))
+        }
         // Restart markers let whole intervals outside the region go undecoded; a cut
         // is a smaller JPEG whose pixels sit at an offset in this one.
         func fullSize(_ r: Rect) -> Rect {
@@ -72,6 +80,17 @@ public enum JPEGCodec {
         }
         let cut = RestartIntervalCut(data, region: fullSize(region), margin: margin)
         return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: region, begin: begin, rows: rows)
+    }
+
+    private static func within65536(_ r: Rect) -> Rect? {
+        guard r.width > 0, r.height > 0 else { return nil }
+        func span(_ start: Int, _ length: Int) -> (Int, Int)? {
+            let end = start.addingReportingOverflow(length)
+            let lo = max(start, 0), hi = min(end.overflow ? Int.max : end.partialValue, 1 << 16)
+            return hi > lo ? (lo, hi) : nil
+        }
+        guard let (x0, x1) = span(r.x, r.width), let (y0, y1) = span(r.y, r.height) else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// The bottom half decodes on another thread into a buffer while the top half
@@ -134,6 +153,17 @@ public enum JPEGCodec {
             var info = makeInfo(raw)
             if let cut { info.size = cut.fullSize }
             try options.check(info.size)
+            // A region reaching outside the image is clipped to it, as `crop` clips.
+            var region = region
+            if let r = region {
+                let decoded = Size(width: (Int(raw.width) + shrink - 1) / shrink, height: (Int(raw.height) + shrink - 1) / shrink)
+                guard let inside = r.intersection(Rect(size: decoded)) else {
+                    throw GeometryError.emptyIntersection(Rect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height), .topLeft,
+                                                          Size(width: (info.size.width + shrink - 1) / shrink,
+                                                               height: (info.size.height + shrink - 1) / shrink))
+                }
+                region = inside
+            }
             var output = cjpeg_output()
             let cropX = UInt32(region?.x ?? 0), cropW = UInt32(region?.width ?? 0)
             guard message.with({ cjpeg_reader_start(reader, Int32(shrink), cropX, cropW, &output, $0, $1) }) == 0 else {
