@@ -70,15 +70,16 @@ public enum JPEGCodec {
         // next to streaming's footprint: at most 4 MiB of RGB rows (a 12 MP photo shrunk
         // 1/2 is 3.4 MiB). Larger outputs are bound by encoding anyway (measured: a
         // 1000x1000 PNG from the street photo took 0.31 s split, 0.32 s not, +18 MiB).
-        if options.parallel, region.height >= 32, region.y >= 0, region.width * (region.height / 2 + 1) * 3 <= 4 << 20 {
+        let index = RestartIntervalCut.Index(data)
+        if options.parallel, let index, region.height >= 32, region.width * (region.height / 2 + 1) * 3 <= 4 << 20 {
             let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
             let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)
-            if let cuts = RestartIntervalCut.cuts(data, regions: [fullSize(top), fullSize(bottom)], margin: margin),
-               bottom.maxY <= (cuts[1].fullSize.height + shrink - 1) / shrink {
-                return try decodeHalves(data, cuts, top, bottom, shrink: shrink, options: options, begin: begin, rows: rows)
+            if let upper = index.cut(fullSize(top), margin: margin), let lower = index.cut(fullSize(bottom), margin: margin),
+               bottom.maxY <= (lower.fullSize.height + shrink - 1) / shrink {
+                return try decodeHalves(data, upper, lower, top, bottom, shrink: shrink, options: options, begin: begin, rows: rows)
             }
         }
-        let cut = RestartIntervalCut(data, region: fullSize(region), margin: margin)
+        let cut = index?.cut(fullSize(region), margin: margin)
         return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: region, begin: begin, rows: rows)
     }
 
@@ -96,14 +97,14 @@ public enum JPEGCodec {
     /// The bottom half decodes on another thread into a buffer while the top half
     /// streams; then the buffered rows follow. Both halves are cuts with the same
     /// columns, so they deliver the same column range.
-    private static func decodeHalves(_ data: [UInt8], _ cuts: [RestartIntervalCut], _ top: Rect, _ bottom: Rect, shrink: Int,
+    private static func decodeHalves(_ data: [UInt8], _ topCut: RestartIntervalCut, _ bottomCut: RestartIntervalCut, _ top: Rect, _ bottom: Rect, shrink: Int,
                                      options: DecodeOptions, begin: (DecodedRegion) throws -> Void,
                                      rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var lower = RowCollector()
         var lowerError: Error? = nil
         let work = DispatchWorkItem {
             do {
-                _ = try decodeRows(data, cut: cuts[1], shrink: shrink, options: options, region: bottom,
+                _ = try decodeRows(data, cut: bottomCut, shrink: shrink, options: options, region: bottom,
                                    begin: { lower.begin($0) }, rows: { lower.add($0) })
             } catch {
                 lowerError = error
@@ -113,7 +114,7 @@ public enum JPEGCodec {
         var upper: DecodedRegion? = nil
         let info: ImageInfo
         do {
-            info = try decodeRows(data, cut: cuts[0], shrink: shrink, options: options, region: top, begin: { region in
+            info = try decodeRows(data, cut: topCut, shrink: shrink, options: options, region: top, begin: { region in
                 upper = region
                 var whole = region.rect
                 whole.height += bottom.height

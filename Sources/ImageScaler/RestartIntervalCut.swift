@@ -24,22 +24,8 @@ struct RestartIntervalCut {
     /// truncated file) or when the cut would keep every interval anyway. Nil means:
     /// decode the original, which reports any damage in libjpeg's words.
     init?(_ jpeg: [UInt8], region: Rect, margin: Int) {
-        guard let cut = RestartIntervalCut.cuts(jpeg, regions: [region], margin: margin)?.first else { return nil }
+        guard let cut = Index(jpeg)?.cut(region, margin: margin) else { return nil }
         self = cut
-    }
-
-    /// One cut per region, reading the file's structure once; nil unless every region
-    /// can be cut (the same conditions as for one).
-    static func cuts(_ jpeg: [UInt8], regions: [Rect], margin: Int) -> [RestartIntervalCut]? {
-        jpeg.withUnsafeBufferPointer { d in
-            guard let index = Index(d) else { return nil }
-            var cuts: [RestartIntervalCut] = []
-            for region in regions {
-                guard let cut = index.cut(d, region, margin) else { return nil }
-                cuts.append(cut)
-            }
-            return cuts
-        }
     }
 
     private init(data: [UInt8], originX: Int, originY: Int, fullSize: Size) {
@@ -51,7 +37,7 @@ struct RestartIntervalCut {
 
     /// What the header says: the frame, the restart interval and where the scan's
     /// entropy-coded data starts.
-    private struct Frame {
+    fileprivate struct Frame {
         var sofOffset = 0  // the SOF segment's first byte after its length
         var width = 0, height = 0
         var mcuWidth = 8, mcuHeight = 8
@@ -113,44 +99,54 @@ struct RestartIntervalCut {
         }
     }
 
-    /// Where every interval of a cuttable file starts and ends.
-    private struct Index {
-        let f: Frame
-        let mcuRows: Int
-        let perRow: Int
-        let intervalWidth: Int
-        let bounds: [Int]
+    /// A cuttable file's layout, for cutting it more than once: the frame is read at
+    /// once (cheap, and enough to rule most files out); where every interval starts and
+    /// ends is found by the first cut that leaves some out, and kept.
+    final class Index {
+        let jpeg: [UInt8]
+        fileprivate let f: Frame
+        fileprivate let mcuRows: Int
+        fileprivate let perRow: Int
+        fileprivate let intervalWidth: Int
+        /// nil until scanned; then the bounds, or nil when the scan found the file damaged.
+        private var scanned: [Int]?? = nil
 
-        init?(_ d: UnsafeBufferPointer<UInt8>) {
-            guard let f = readFrame(d) else { return nil }
+        init?(_ jpeg: [UInt8]) {
+            guard let f = jpeg.withUnsafeBufferPointer({ readFrame($0) }) else { return nil }
             let mcusPerRow = (f.width + f.mcuWidth - 1) / f.mcuWidth
-            mcuRows = (f.height + f.mcuHeight - 1) / f.mcuHeight
             // Only intervals that tile each MCU row can be cut out as columns.
             guard mcusPerRow % f.restartInterval == 0 else { return nil }
+            self.jpeg = jpeg
+            self.f = f
+            mcuRows = (f.height + f.mcuHeight - 1) / f.mcuHeight
             perRow = mcusPerRow / f.restartInterval
             intervalWidth = f.restartInterval * f.mcuWidth
-            // Each interval but the last ends in a two-byte marker: a header claiming more
-            // than the file can hold is refused before anything is allocated for them.
-            guard perRow * mcuRows <= (d.count - f.scanStart) / 2 + 1,
-                  let bounds = intervalBounds(d, from: f.scanStart, count: perRow * mcuRows) else { return nil }
-            self.f = f
-            self.bounds = bounds
         }
 
-        func cut(_ d: UnsafeBufferPointer<UInt8>, _ region: Rect, _ margin: Int) -> RestartIntervalCut? {
-            RestartIntervalCut.make(d, self, region, margin)
+        /// See `RestartIntervalCut.init(_:region:margin:)`.
+        func cut(_ region: Rect, margin: Int) -> RestartIntervalCut? {
+            jpeg.withUnsafeBufferPointer { RestartIntervalCut.make($0, self, region, margin) }
+        }
+
+        fileprivate func bounds(_ d: UnsafeBufferPointer<UInt8>) -> [Int]? {
+            if let scanned { return scanned }
+            let count = perRow * mcuRows
+            // Each interval but the last ends in a two-byte marker: a header claiming more
+            // than the file can hold is refused before anything is allocated for them.
+            let found = count <= (d.count - f.scanStart) / 2 + 1 ? intervalBounds(d, from: f.scanStart, count: count) : nil
+            scanned = .some(found)
+            return found
         }
     }
 
     private static func make(_ d: UnsafeBufferPointer<UInt8>, _ index: Index, _ region: Rect, _ margin: Int) -> RestartIntervalCut? {
-        let f = index.f, mcuRows = index.mcuRows, perRow = index.perRow
-        let intervalWidth = index.intervalWidth, bounds = index.bounds
+        let f = index.f, mcuRows = index.mcuRows, perRow = index.perRow, intervalWidth = index.intervalWidth
         let x0 = max(0, region.x - margin), y0 = max(0, region.y - margin)
         let x1 = min(f.width, region.maxX + margin), y1 = min(f.height, region.maxY + margin)
         guard x1 > x0, y1 > y0 else { return nil }
         let c0 = x0 / intervalWidth, c1 = (x1 + intervalWidth - 1) / intervalWidth
         let r0 = y0 / f.mcuHeight, r1 = (y1 + f.mcuHeight - 1) / f.mcuHeight
-        guard (c1 - c0) * (r1 - r0) < perRow * mcuRows else { return nil }
+        guard (c1 - c0) * (r1 - r0) < perRow * mcuRows, let bounds = index.bounds(d) else { return nil }
 
         var out: [UInt8] = []
         out.reserveCapacity(d.count)
