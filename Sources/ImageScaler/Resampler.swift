@@ -10,9 +10,7 @@ import CResample
 /// `RowResampler` holds the passes; this is its whole-image front.
 public enum Resampler {
     public static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size) -> PixelBuffer {
-        let needH = size.width != image.width || rect.x != 0 || rect.width != Double(image.width)
-        let needV = size.height != image.height || rect.y != 0 || rect.height != Double(image.height)
-        if !needH && !needV { return image }
+        if RowResampler.passes(source: image.size, rect: rect, target: size) == (false, false) { return image }
         let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size)
         image.pixels.withUnsafeBufferPointer { src in
             for y in resampler.rows {

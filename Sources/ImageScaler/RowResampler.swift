@@ -31,8 +31,8 @@ final class RowResampler {
     init(source: Size, channels: Int, rect: SamplingRect, target: Size) {
         precondition(target.width > 0 && target.height > 0, "empty target")
         precondition(rect.width > 0 && rect.height > 0, "empty source rect")
-        let needH = target.width != source.width || rect.x != 0 || rect.width != Double(source.width)
-        needV = target.height != source.height || rect.y != 0 || rect.height != Double(source.height)
+        let (needH, needV) = RowResampler.passes(source: source, rect: rect, target: target)
+        self.needV = needV
         self.source = source
         self.channels = channels
         self.target = target
@@ -51,6 +51,13 @@ final class RowResampler {
     }
 
     deinit { output.deallocate() }
+
+    /// Which passes change anything: a pass mapping the whole axis onto the same size
+    /// is the identity and is skipped.
+    static func passes(source: Size, rect: SamplingRect, target: Size) -> (horizontal: Bool, vertical: Bool) {
+        (target.width != source.width || rect.x != 0 || rect.width != Double(source.width),
+         target.height != source.height || rect.y != 0 || rect.height != Double(source.height))
+    }
 
     private var hasAlpha: Bool { channels == 2 || channels == 4 }
 
