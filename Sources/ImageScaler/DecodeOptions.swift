@@ -6,6 +6,9 @@ public struct DecodeOptions: Sendable {
     /// Refuse images with more pixels than this, checked from the header before any
     /// pixel memory is allocated. 0 removes the limit.
     public var maxPixels: Int = DecodeOptions.defaultMaxPixels
+    /// The bytes one decode may hold at its peak (`MemoryBudget`): the file, the
+    /// decoder's working memory and the pipeline's buffers. `Int.max` removes the budget.
+    public var maxMemory: Int = MemoryBudget.defaultBytes
     /// JPEG shrink-on-load: decode at 1/`shrink` size (1, 2, 4 or 8). Ignored for PNG.
     public var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).

@@ -4,124 +4,196 @@ import Glibc
 import Darwin
 #endif
 
-/// All of the library's file I/O. Reads whole files (`-` is stdin); writes through a
-/// temporary file in the target directory renamed into place, so a reader or a crash
-/// sees either the old file or the complete new one, never a half-written image.
+/// All of the library's file I/O. Paths are `FileName` strings (bytes kept exactly).
+/// Reads whole files (`-` is stdin) up to a byte limit; writes a regular file through a
+/// temporary in the target's directory linked or renamed into place, so a reader or a
+/// crash sees either the old file or the complete new one; writes devices, FIFOs and
+/// `/dev/fd/N` through, as `cp` does, and replaces the file a symlink points to, never
+/// the symlink.
 public enum ImageFile {
-    public static func read(_ path: String) throws -> [UInt8] {
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    /// Reads the whole file, refusing one of more than `limit` bytes without reading past
+    /// the limit (a FIFO, `/dev/zero` or endless stdin stops there).
+    public static func read(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+        try withOpenFile(path) { fd, size in
+            if let size, size > limit { throw FileError.tooLarge(limit: limit) }
+            return try readAll(fd, sizeHint: size ?? 0, limit: limit)
+        }
+    }
+
+    /// Reads an image file: its first bytes must carry a known signature, checked before
+    /// anything else is read, so a non-image of any length is refused at once.
+    public static func readImage(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+        try withOpenFile(path) { fd, size in
+            var head = [UInt8](repeating: 0, count: 16)
+            let got = try readUpTo(fd, into: &head, count: head.count)
+            head.removeSubrange(got...)
+            if head.isEmpty { throw DecodeError.empty }
+            guard ImageFormat.sniff(head) != nil else {
+                throw DecodeError.unknownFormat
+            }
+            if let size, size > limit { throw FileError.tooLarge(limit: limit) }
+            return head + (try readAll(fd, sizeHint: max(0, (size ?? 0) - head.count), limit: limit - head.count))
+        }
+    }
+
+    private static func withOpenFile<T>(_ path: String, _ body: (Int32, Int?) throws -> T) throws -> T {
+        let fd = path == "-" ? STDIN_FILENO : FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw FileError.read(errnoText()) }
         defer { if fd != STDIN_FILENO { close(fd) } }
         var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { throw FileError.read("is a directory") }
-        if (st.st_mode & S_IFMT) == S_IFREG {
-            // A regular file is read straight into one allocation of its size.
-            let size = Int(st.st_size)
-            var failure: Int32 = 0
-            var bytes = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
-                count = 0
-                while count < size {
-                    let n = Glibc.read(fd, buf.baseAddress! + count, size - count)
-                    if n < 0 && errno == EINTR { continue }
-                    if n < 0 { failure = errno; return }
-                    if n == 0 { return }
-                    count += n
-                }
-            }
-            if failure != 0 { errno = failure; throw FileError.read(errnoText()) }
-            // A file that grew while being read: take the rest too.
-            bytes += try readToEnd(fd)
-            return bytes
-        }
-        return try readToEnd(fd)
+        guard fstat(fd, &st) == 0 else { throw FileError.read(errnoText()) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw FileError.read("is a directory") }
+        return try body(fd, (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : nil)
     }
 
-    private static func readToEnd(_ fd: Int32) throws -> [UInt8] {
-        var bytes = [UInt8]()
+    private static func readUpTo(_ fd: Int32, into buffer: inout [UInt8], count: Int) throws -> Int {
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError.read(errnoText())
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Reads to the end of the file; a regular file's size is read in one allocation, and
+    /// a file that grew while being read is still read to its end (within the limit).
+    private static func readAll(_ fd: Int32, sizeHint: Int, limit: Int) throws -> [UInt8] {
+        // A regular file is read straight into one allocation of its size.
+        let expected = min(sizeHint, limit)
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buf, count in
+            count = 0
+            while count < expected {
+                let n = Glibc.read(fd, buf.baseAddress! + count, expected - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno; return }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if failure != 0 { errno = failure; throw FileError.read(errnoText()) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // One byte past the limit tells a file of exactly `limit` bytes from a longer one.
+            let room = limit - bytes.count
+            let want = room >= chunk.count ? chunk.count : room + 1
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileError.read(errnoText())
             }
             if n == 0 { return bytes }
+            if n > room { throw FileError.tooLarge(limit: limit) }
             bytes.append(contentsOf: chunk[0..<n])
         }
     }
 
-    /// Writes `bytes` to `path` atomically (`-` is stdout). The data goes into an
-    /// unnamed O_TMPFILE in the target directory, which a crash or `kill -9` simply
-    /// discards; only the complete file is given a name. Where O_TMPFILE is not
-    /// supported, a `.<name>.imgscale-XXXXXX` temporary is used and removed on failure.
+    /// Writes `bytes` to `path` (`-` is stdout), complete or not at all for a regular file.
     public static func write(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
             try writeAll(bytes, fd: STDOUT_FILENO, path: path)
             return
         }
-        let slash = path.lastIndex(of: "/")
-        let dir = slash.map { String(path[...$0]) } ?? "./"
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let mode = 0o666 & ~processUmask
-        let fd = open(dir, oTmpfile | O_WRONLY | O_CLOEXEC, mode)
-        if fd < 0 {
-            guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
-                throw FileError.write(errnoText(), path: path)
-            }
-            try writeThroughNamedTemporary(bytes, to: path, dir: dir, name: name)
-            return
+        switch OutputTarget.resolve(path) {
+        case .through:
+            try writeThrough(bytes, to: path)
+        case .file(let target):
+            try writeAtomically(bytes, to: target, shownAs: path)
+        case .failure(let reason):
+            throw FileError.write(reason, path: path)
         }
+    }
+
+    /// A device, FIFO or inherited descriptor: opened and written in place, as `cp` does.
+    private static func writeThrough(_ bytes: [UInt8], to path: String) throws {
+        let fd = FileName.withCString(path) { open($0, O_WRONLY | O_CLOEXEC | O_TRUNC) }
+        guard fd >= 0 else { throw FileError.write(errnoText(), path: path) }
         do {
             try writeAll(bytes, fd: fd, path: path)
         } catch {
             close(fd)
             throw error
         }
-        let procPath = "/proc/self/fd/\(fd)"
+        guard close(fd) == 0 else { throw FileError.write(errnoText(), path: path) }
+    }
+
+    /// The data goes into an unnamed O_TMPFILE in the target directory, which a crash or
+    /// `kill -9` simply discards; only the complete file is given a name. Where O_TMPFILE
+    /// is not supported, a named temporary is written instead.
+    private static func writeAtomically(_ bytes: [UInt8], to target: String, shownAs path: String) throws {
+        let (dir, _) = split(target)
+        TemporaryName.removeStale(in: dir)
+        let mode = 0o666 & ~processUmask
+        let fd = FileName.withCString(dir) { open($0, oTmpfile | O_WRONLY | O_CLOEXEC, mode) }
+        if fd < 0 {
+            guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
+                throw FileError.write(errnoText(), path: path)
+            }
+            try writeThroughNamedTemporary(bytes, to: target, dir: dir, shownAs: path)
+            return
+        }
         defer { close(fd) }
+        try writeAll(bytes, fd: fd, path: path)
+        let procPath = "/proc/self/fd/\(fd)"
         // Linking straight to the final name is atomic when nothing is there yet;
         // replacing a file needs a named temporary renamed over it.
-        if linkat(AT_FDCWD, procPath, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return }
+        let linked = FileName.withCString(target) { linkat(AT_FDCWD, procPath, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
+        if linked == 0 { return }
         guard errno == EEXIST else { throw FileError.write(errnoText(), path: path) }
-        var suffix = UInt64(getpid()) << 20 ^ UInt64(fd)
         for _ in 0..<100 {
-            let temp = "\(dir).\(name).imgscale-\(String(suffix, radix: 36))"
-            if linkat(AT_FDCWD, procPath, AT_FDCWD, temp, AT_SYMLINK_FOLLOW) == 0 {
-                guard rename(temp, path) == 0 else {
-                    let reason = errnoText()
-                    unlink(temp)
-                    throw FileError.write(reason, path: path)
-                }
+            let temp = dir + TemporaryName.next()
+            let made = FileName.withCString(temp) { linkat(AT_FDCWD, procPath, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
+            if made == 0 {
+                try renameIntoPlace(temp, target, shownAs: path)
                 return
             }
             guard errno == EEXIST else { throw FileError.write(errnoText(), path: path) }
-            suffix = suffix &* 6364136223846793005 &+ 1442695040888963407
         }
         throw FileError.write("no free temporary name", path: path)
+    }
+
+    private static func renameIntoPlace(_ temp: String, _ target: String, shownAs path: String) throws {
+        let status = FileName.withCString(temp) { t in FileName.withCString(target) { rename(t, $0) } }
+        guard status == 0 else {
+            let reason = errnoText()
+            _ = FileName.withCString(temp) { unlink($0) }
+            throw FileError.write(reason, path: path)
+        }
     }
 
     /// Linux's O_TMPFILE, which the Glibc module does not import: __O_TMPFILE
     /// (020000000 on every Linux architecture glibc supports) with O_DIRECTORY.
     private static let oTmpfile: Int32 = 0o20000000 | O_DIRECTORY
 
-    private static func writeThroughNamedTemporary(_ bytes: [UInt8], to path: String, dir: String, name: String) throws {
-        var template = Array("\(dir).\(name).imgscale-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileError.write(errnoText(), path: path) }
-        let tempPath = String(cString: template)
-        var renamed = false
-        defer { if !renamed { unlink(tempPath) } }
-        do {
-            try writeAll(bytes, fd: fd, path: path)
-        } catch {
-            close(fd)
-            throw error
+    private static func writeThroughNamedTemporary(_ bytes: [UInt8], to target: String, dir: String, shownAs path: String) throws {
+        for _ in 0..<100 {
+            let temp = dir + TemporaryName.next()
+            let fd = FileName.withCString(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666 & ~processUmask) }
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw FileError.write(errnoText(), path: path)
+            }
+            do {
+                try writeAll(bytes, fd: fd, path: path)
+            } catch {
+                close(fd)
+                _ = FileName.withCString(temp) { unlink($0) }
+                throw error
+            }
+            guard close(fd) == 0 else {
+                let reason = errnoText()
+                _ = FileName.withCString(temp) { unlink($0) }
+                throw FileError.write(reason, path: path)
+            }
+            try renameIntoPlace(temp, target, shownAs: path)
+            return
         }
-        // mkstemp creates 0600; outputs get the usual 0666 less the umask, like cp.
-        fchmod(fd, 0o666 & ~processUmask)
-        guard close(fd) == 0 else { throw FileError.write(errnoText(), path: path) }
-        guard rename(tempPath, path) == 0 else { throw FileError.write(errnoText(), path: path) }
-        renamed = true
+        throw FileError.write("no free temporary name", path: path)
     }
 
     private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
@@ -134,6 +206,12 @@ public enum ImageFile {
             }
             done += n
         }
+    }
+
+    /// The directory part (with its trailing slash, "./" when none) and the last name.
+    package static func split(_ path: String) -> (dir: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("./", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
     }
 
     static func errnoText() -> String {

@@ -24,5 +24,13 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Extensions of image formats imgscale does not write: an output named so is an
+    /// error, not a file of another format under a misleading name.
+    public static func isUnwritableImageExtension(of path: String) -> Bool {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        let unwritable: Set<String> = ["gif", "webp", "avif", "heic", "heif", "tif", "tiff", "bmp", "jxl", "ico", "svg", "jp2", "psd"]
+        return unwritable.contains(path[path.index(after: dot)...].lowercased())
+    }
+
     public var fileExtension: String { self == .png ? "png" : "jpg" }
 }

@@ -8,6 +8,8 @@ import ImageScaler
 struct BatchPlanner {
     let args: ParsedArguments
     let operation: ImageOperation
+    /// The most bytes a --files-from list may take.
+    let limit: Int
 
     func jobs() throws -> [Job] {
         var inputs = args.positionals
@@ -27,7 +29,11 @@ struct BatchPlanner {
                 throw UsageError(message: "-o takes exactly one input, got \(inputs.count); use --out-dir DIR for several")
             }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
-            jobs.append(Job(input: inputs[0], output: output, format: try outputFormat(output, override: format)))
+            if format == nil && ImageFormat.isUnwritableImageExtension(of: output) {
+                throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes PNG and JPEG; use a .png, .jpg or .jpeg name, or --format")
+            }
+            jobs.append(Job(input: inputs[0], output: output, format: format ?? ImageFormat.fromExtension(of: output)))
+            try checkOutputs(jobs, outDir: nil)
         } else {
             guard let dir = args.value("out-dir") else {
                 throw UsageError(message: "no output: give -o OUTPUT for one input, or --out-dir DIR")
@@ -37,21 +43,18 @@ struct BatchPlanner {
                 guard input != "-" else { throw UsageError(message: "stdin ('-') needs -o OUTPUT") }
                 var name = try expand(template, input: input)
                 if let format { name = replaceExtension(name, with: format.fileExtension) }
-                let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
-                jobs.append(Job(input: input, output: path, format: try outputFormat(path, override: nil)))
+                // Joined as a shell would: an absolute name stands alone (and is then
+                // refused for leaving the directory).
+                let path = name.hasPrefix("/") ? name : dir.hasSuffix("/") ? dir + name : dir + "/" + name
+                var job = Job(input: input, output: path, format: ImageFormat.fromExtension(of: path))
+                if ImageFormat.isUnwritableImageExtension(of: path) {
+                    job.failure = "cannot write '\(FileName.display(path))': imgscale writes PNG and JPEG; give --format or a --name with .png or .jpg"
+                }
+                jobs.append(job)
             }
-            try checkCollisions(jobs)
+            try checkOutputs(jobs, outDir: dir)
         }
         return try shard(jobs)
-    }
-
-    private func outputFormat(_ path: String, override: ImageFormat?) throws -> ImageFormat {
-        if let override { return override }
-        if path == "-" { throw UsageError(message: "writing to stdout ('-o -') needs --format png|jpeg") }
-        guard let f = ImageFormat.fromExtension(of: path) else {
-            throw UsageError(message: "cannot tell the output format of '\(path)': use a .png, .jpg or .jpeg name, or --format")
-        }
-        return f
     }
 
     private func expand(_ template: String, input: String) throws -> String {
@@ -94,35 +97,47 @@ struct BatchPlanner {
         return name + "." + ext
     }
 
-    /// Two inputs writing one output would race and lose one; an output that is an
-    /// input would destroy it. Both are refused before any work.
-    private func checkCollisions(_ jobs: [Job]) throws {
-        var seen: [String: String] = [:]
-        let inputs = Dictionary(jobs.map { (fileID($0.input), $0.input) }, uniquingKeysWith: { a, _ in a })
-        for job in jobs {
-            let key = normalise(job.output)
-            if let other = seen[key] {
-                throw UsageError(message: "inputs '\(other)' and '\(job.input)' would both write '\(job.output)'")
+    /// Two inputs writing one file would race and lose one; an output that is an input
+    /// would destroy it; an output outside --out-dir is not what the user asked for. All
+    /// are refused before any work, comparing files, not spellings.
+    private func checkOutputs(_ jobs: [Job], outDir: String?) throws {
+        var inputs: [String: String] = [:]
+        for job in jobs where job.input != "-" {
+            if let id = PathIdentity(path: job.input).fileID, inputs[id] == nil { inputs[id] = job.input }
+        }
+        let root = outDir.map { PathIdentity.canonicalDirectory($0) + "/" }
+        var seen: [String: Job] = [:]
+        for job in jobs where job.output != "-" {
+            let target = PathIdentity(path: job.output)
+            let canonical = target.canonical
+            if let root, !canonical.hasPrefix(root) {
+                throw UsageError(message: "input '\(FileName.display(job.input))' would be written to '\(FileName.display(job.output))', outside --out-dir; {dir} is the input's directory as given, so use relative input paths without '..'")
             }
-            seen[key] = job.input
-            if let id = fileID(job.output), let input = inputs[id] ?? nil {
-                throw UsageError(message: "output '\(job.output)' is the input '\(input)'; use -o to overwrite an input on purpose")
+            if let id = target.fileID, let input = inputs[id] {
+                throw UsageError(message: "output '\(FileName.display(job.output))' is the input '\(FileName.display(input))'; write it elsewhere")
             }
+            guard target.isReplaceable else { continue }
+            if let other = seen[canonical] {
+                throw UsageError(message: "inputs '\(FileName.display(other.input))' and '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'")
+            }
+            seen[canonical] = job
         }
     }
 
-    private func normalise(_ path: String) -> String {
-        var parts: [Substring] = []
-        for p in path.split(separator: "/", omittingEmptySubsequences: true) where p != "." {
-            parts.append(p)
+    /// `--report` and `--diff` write files too: they must not be an input or an output.
+    static func checkSideOutput(_ path: String, option: String, inputs: [String], outputs: [String]) throws {
+        guard path != "-" else { return }
+        let side = PathIdentity(path: path)
+        if let id = side.fileID {
+            for input in inputs where input != "-" && PathIdentity(path: input).fileID == id {
+                throw UsageError(message: "--\(option) '\(FileName.display(path))' is the input '\(FileName.display(input))'; write it elsewhere")
+            }
         }
-        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
-    }
-
-    private func fileID(_ path: String) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return "\(st.st_dev):\(st.st_ino)"
+        guard side.isReplaceable else { return }
+        let canonical = side.canonical
+        for output in outputs where output != "-" && PathIdentity(path: output).canonical == canonical {
+            throw UsageError(message: "--\(option) '\(FileName.display(path))' is also an image output")
+        }
     }
 
     /// `--shard K/N`: input i (0-based) belongs to shard i mod N + 1, so the shards are
@@ -138,14 +153,14 @@ struct BatchPlanner {
 
     private func readList(_ path: String, nul: Bool) throws -> [String] {
         let bytes: [UInt8]
-        do { bytes = try ImageFile.read(path) } catch {
-            throw UsageError(message: "--files-from \(path): \(error)")
+        do { bytes = try ImageFile.read(path, limit: limit) } catch {
+            throw UsageError(message: "--files-from \(FileName.display(path)): \(error)")
         }
         let separator: UInt8 = nul ? 0 : 10
         return bytes.split(separator: separator, omittingEmptySubsequences: true).map {
-            var line = String(decoding: $0, as: UTF8.self)
-            if !nul && line.hasSuffix("\r") { line.removeLast() }
-            return line
+            var line = Array($0)
+            if !nul && line.last == 13 { line.removeLast() }
+            return FileName.decode(line)
         }.filter { !$0.isEmpty }
     }
 }

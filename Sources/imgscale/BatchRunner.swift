@@ -63,23 +63,27 @@ final class BatchRunner: @unchecked Sendable {
     private func runOne(_ job: Job) {
         let t0 = Console.now()
         var json = JSON()
-        json.add("input", job.input)
-        json.add("output", job.output)
+        json.add(path: "input", job.input)
+        json.add(path: "output", job.output)
         var status = "ok"
         var failure: String? = nil
         var size: Size? = nil
-        if ifNewer && isUpToDate(job) {
+        if let reason = job.failure {
+            status = "failed"
+            Console.err("imgscale: \(FileName.display(job.input)): \(reason)")
+            failure = reason
+        } else if ifNewer && isUpToDate(job) {
             status = "skipped"
         } else {
             do {
                 try makeParent(of: job.output)
                 let (outSize, warnings) = try JobProcessor.run(job, settings)
                 size = outSize
-                for warning in warnings { Console.err("imgscale: \(job.input): warning: \(warning)") }
+                for warning in warnings { Console.err("imgscale: \(FileName.display(job.input)): warning: \(warning)") }
             } catch {
                 status = "failed"
                 let message = "\(error)"
-                Console.err("imgscale: \(job.input): \(message)")
+                Console.err("imgscale: \(FileName.display(job.input)): \(message)")
                 failure = message
             }
         }
@@ -108,13 +112,14 @@ final class BatchRunner: @unchecked Sendable {
 
     private func fileSize(_ path: String) -> Int {
         var st = stat()
-        return stat(path, &st) == 0 ? Int(st.st_size) : 0
+        return FileName.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
     }
 
     /// Like make: an output at least as new as its input needs no rebuild.
     private func isUpToDate(_ job: Job) -> Bool {
         var i = stat(), o = stat()
-        guard stat(job.input, &i) == 0, stat(job.output, &o) == 0 else { return false }
+        guard FileName.withCString(job.input, { stat($0, &i) }) == 0,
+              FileName.withCString(job.output, { stat($0, &o) }) == 0 else { return false }
         return (o.st_mtim.tv_sec, o.st_mtim.tv_nsec) >= (i.st_mtim.tv_sec, i.st_mtim.tv_nsec)
     }
 
@@ -122,12 +127,12 @@ final class BatchRunner: @unchecked Sendable {
         guard path != "-", let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
         let dir = String(path[..<slash])
         var st = stat()
-        if stat(dir, &st) == 0 {
+        if FileName.withCString(dir, { stat($0, &st) }) == 0 {
             if (st.st_mode & S_IFMT) != S_IFDIR { throw FileError.write("not a directory", path: dir) }
             return
         }
         try makeParent(of: dir)
-        if mkdir(dir, 0o777) != 0 && errno != EEXIST {
+        if FileName.withCString(dir, { mkdir($0, 0o777) }) != 0 && errno != EEXIST {
             throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: dir)
         }
     }

@@ -23,6 +23,7 @@ enum Commands {
         OptionSpec("to-srgb", "convert from the input's ICC profile to sRGB and write no profile"),
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("max-pixels", value: "N", "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
+        OptionSpec("max-memory", value: "SIZE", "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
         OptionSpec("jobs", short: "j", value: "N", "files processed at once (default: number of cores)"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
@@ -111,6 +112,7 @@ enum Commands {
                       OptionSpec("min-psnr", value: "DB", "match when PSNR >= DB, instead of the tolerance test"),
                       OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),
                       OptionSpec("diff", value: "PATH", "write a PNG showing where the images differ"),
+                      OptionSpec("max-memory", value: "SIZE", "memory each image may use (default 512M; 0 = no limit)"),
                       OptionSpec("json", "print the result as one JSON object")],
             run: runCompare),
         CommandSpec(
@@ -119,7 +121,8 @@ enum Commands {
             examples: ["imgscale info photo.jpg", "imgscale info --json *.png"],
             details: "",
             options: [OptionSpec("json", "print one JSON object per line"),
-                      OptionSpec("max-pixels", value: "N", "accepted for symmetry; info reads headers only")],
+                      OptionSpec("max-pixels", value: "N", "accepted for symmetry; info reads headers only"),
+                      OptionSpec("max-memory", value: "SIZE", "largest file read (default 512M; 0 = no limit)")],
             run: runInfo),
     ]
 
@@ -131,6 +134,13 @@ enum Commands {
         guard let b = args.value("background") else { return .white }
         guard let colour = RGBColor(hex: b) else { throw UsageError(message: "--background must be RRGGBB hex, like ffffff, not '\(b)'") }
         return colour
+    }
+
+    /// `--max-memory`: 0 means no budget.
+    static func maxMemory(_ args: ParsedArguments) throws -> Int {
+        guard let text = args.value("max-memory") else { return MemoryBudget.defaultBytes }
+        let bytes = try ValueParser.byteSize(text, option: "max-memory")
+        return bytes == 0 ? Int.max : bytes
     }
 
     static func fillOperation(_ args: ParsedArguments) throws -> ImageOperation {
@@ -153,6 +163,7 @@ enum Commands {
             settings.encode.subsampling = Int(s)!
         }
         if let m = args.value("max-pixels") { settings.decode.maxPixels = try ValueParser.int(m, option: "max-pixels", range: 0...Int.max) }
+        settings.decode.maxMemory = try maxMemory(args)
         settings.render.autoOrient = !args.has("no-auto-orient")
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")
@@ -163,15 +174,16 @@ enum Commands {
         guard ["auto", "always", "never"].contains(progressMode) else {
             throw UsageError(message: "--progress must be auto, always or never, not '\(progressMode)'")
         }
-        let jobs = try BatchPlanner(args: args, operation: operation).jobs()
+        let jobs = try BatchPlanner(args: args, operation: operation, limit: settings.decode.maxMemory).jobs()
         settings.render.concurrent = min(workers, jobs.count) < cores
         var reportFD: Int32? = nil
         if let report = args.value("report") {
+            try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: jobs.map(\.output))
             if report == "-" {
                 reportFD = 1
             } else {
-                let fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-                guard fd >= 0 else { throw UsageError(message: "--report \(report): \(String(cString: strerror(errno)))") }
+                let fd = FileName.withCString(report) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+                guard fd >= 0 else { throw UsageError(message: "--report \(FileName.display(report)): \(String(cString: strerror(errno)))") }
                 reportFD = fd
             }
         }
@@ -221,12 +233,18 @@ enum Commands {
             }
             allowed = v
         }
+        if let diff = args.value("diff") {
+            try BatchPlanner.checkSideOutput(diff, option: "diff", inputs: args.positionals, outputs: [])
+        }
+        let budget = try maxMemory(args)
         var images: [PixelBuffer] = []
         for path in args.positionals {
             do {
-                images.append(try ImageCodec.decode(try ImageFile.read(path)).0)
+                var options = DecodeOptions()
+                options.maxMemory = budget
+                images.append(try ImageCodec.decode(try ImageFile.readImage(path, limit: budget), options: options).0)
             } catch {
-                Console.err("imgscale: \(path): \(error)")
+                Console.err("imgscale: \(FileName.display(path)): \(error)")
                 return 2
             }
         }
@@ -257,7 +275,7 @@ enum Commands {
             do {
                 try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: expected, actual: actual, tolerance: tolerance), as: .png), to: path)
             } catch {
-                Console.err("imgscale: \(path): \(error)")
+                Console.err("imgscale: \(FileName.display(path)): \(error)")
                 return 2
             }
         }
@@ -279,15 +297,16 @@ enum Commands {
 
     static func runInfo(_ args: ParsedArguments) throws -> Int32 {
         guard !args.positionals.isEmpty else { throw UsageError(message: "no input files") }
+        let limit = try maxMemory(args)
         var status: Int32 = 0
         for path in args.positionals {
             do {
-                let info = try ImageCodec.info(try ImageFile.read(path))
-                for warning in info.warnings { Console.err("imgscale: \(path): warning: \(warning)") }
+                let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit))
+                for warning in info.warnings { Console.err("imgscale: \(FileName.display(path)): warning: \(warning)") }
                 let upright = info.uprightSize
                 if args.has("json") {
                     var j = JSON()
-                    j.add("path", path)
+                    j.add(path: "path", path)
                     j.add("format", info.format.rawValue)
                     j.add("width", info.size.width)
                     j.add("height", info.size.height)
@@ -305,7 +324,7 @@ enum Commands {
                     j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
                     Console.out(j.text)
                 } else {
-                    var line = "\(path): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel)), \(info.bitDepth)-bit"
+                    var line = "\(FileName.display(path)): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel)), \(info.bitDepth)-bit"
                     if info.format == .jpeg {
                         line += ", orientation \(info.orientation.rawValue)"
                         if info.orientation != .up { line += " (upright \(upright))" }
@@ -314,7 +333,7 @@ enum Commands {
                     Console.out(line)
                 }
             } catch {
-                Console.err("imgscale: \(path): \(error)")
+                Console.err("imgscale: \(FileName.display(path)): \(error)")
                 status = 1
             }
         }

@@ -1,3 +1,5 @@
+import ImageScaler
+
 /// A JSON object written by hand: imgscale avoids Foundation so it starts in
 /// milliseconds. Keys keep the order they were added in.
 struct JSON {
@@ -15,6 +17,17 @@ struct JSON {
         fields.append("\(JSON.quote(key)):\(value)")
     }
 
+    /// A file name: as text, with U+FFFD for each byte that is not UTF-8 so every JSON
+    /// parser reads it; such a name also gets `KEY_hex`, its exact bytes in hex
+    /// (Python: `bytes.fromhex(...)`), so it can still be opened.
+    mutating func add(path key: String, _ path: String) {
+        add(key, path)
+        let bytes = FileName.bytes(path)
+        if String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) == nil {
+            add(key + "_hex", bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        }
+    }
+
     mutating func add(_ key: String, raw: String) {
         fields.append("\(JSON.quote(key)):\(raw)")
     }
@@ -30,6 +43,9 @@ struct JSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case _ where FileName.escapedByte(u) != nil:
+                // A file name's byte that is not UTF-8 (see `add(path:_:)`).
+                out += "\u{FFFD}"
             case _ where u.value < 0x20:
                 let hex = String(u.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

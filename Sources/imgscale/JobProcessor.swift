@@ -5,8 +5,9 @@ import ImageScaler
 enum JobProcessor {
     /// The output size and any warnings worth a line on stderr.
     static func run(_ job: Job, _ settings: JobSettings) throws -> (Size, [String]) {
-        let data = try ImageFile.read(job.input)
-        let (bytes, size, info) = try settings.operation.render(data, as: job.format, decode: settings.decode,
+        let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
+        let format = job.format ?? ImageFormat.sniff(data)!
+        let (bytes, size, info) = try settings.operation.render(data, as: format, decode: settings.decode,
                                                                encode: settings.encode, settings: settings.render)
         try ImageFile.write(bytes, to: job.output)
         return (size, info.warnings)

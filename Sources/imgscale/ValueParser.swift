@@ -47,6 +47,21 @@ enum ValueParser {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
+    /// `SIZE`: bytes, or a number with K, M, G or T (powers of 1024; "MiB", "MB" and
+    /// "M" all mean 2^20, as in sort -S and ulimit).
+    static func byteSize(_ text: String, option: String) throws -> Int {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let unit = text.dropFirst(digits.count).lowercased()
+        let shifts = ["": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20,
+                      "g": 30, "gb": 30, "gib": 30, "t": 40, "tb": 40, "tib": 40]
+        guard !digits.isEmpty, let n = Int(digits), let shift = shifts[unit] else {
+            throw UsageError(message: "--\(option) must be a size like 512M, 2G or 1048576, not '\(text)'")
+        }
+        let (bytes, overflow) = n.multipliedReportingOverflow(by: 1 << shift)
+        guard !overflow else { throw UsageError(message: "--\(option) is too large: '\(text)'") }
+        return bytes
+    }
+
     static func choice<T: RawRepresentable & CaseIterable>(_ text: String, option: String, as: T.Type) throws -> T where T.RawValue == String {
         if let v = T(rawValue: text) { return v }
         if T.self == Gravity.self && text == "center" { return Gravity.centre as! T }

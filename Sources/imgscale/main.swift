@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImageScaler
 
 /// glibc's, from <malloc.h>, which the Glibc module does not export.
 @_silgen_name("mallopt")
@@ -81,4 +82,10 @@ func topHelp() -> String {
     return lines.joined(separator: "\n")
 }
 
-exit(main(Array(CommandLine.arguments.dropFirst())))
+// argv as bytes: CommandLine.arguments would replace a name's non-UTF-8 bytes with
+// U+FFFD, and then open a different file.
+let argv = (1..<Int(CommandLine.argc)).map { i -> String in
+    let p = CommandLine.unsafeArgv[i]!
+    return FileName.decode(UnsafeRawBufferPointer(start: p, count: strlen(p)))
+}
+exit(main(argv))

@@ -43,9 +43,14 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(CLI.files(out), ["a_50x40.png", "d_50x40.png"])
         XCTAssertTrue(CLI.run(["info", out + "/a_50x40.png"]).stdout.contains("PNG 50x33"))
-        let f = CLI.run(["convert", "--out-dir", out, "--format", "jpeg", "--name", "{dir}/{name}", dir + "/d.png"], cwd: nil)
+        // {dir} is the input's directory as given: relative ones are mirrored inside
+        // --out-dir, an absolute one would leave it and is refused before any work.
+        let f = CLI.run(["convert", "--out-dir", out, "--format", "jpeg", "--name", "{dir}/{name}", "in/d.png"], cwd: dir + "/..")
         XCTAssertEqual(f.status, 0, f.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + dir + "/d.jpg"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/in/d.jpg"))
+        let absolute = CLI.run(["convert", "--out-dir", out, "--format", "jpeg", "--name", "{dir}/{name}", dir + "/d.png"])
+        XCTAssertEqual(absolute.status, 2)
+        XCTAssertTrue(absolute.stderr.contains("'\(dir)/d.png' would be written to '\(dir)/d.jpg', outside --out-dir"), absolute.stderr)
     }
 
     func testCollisionsAndOverwritesAreUsageErrors() {
@@ -61,9 +66,11 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(over.status, 2)
         XCTAssertTrue(over.stderr.contains("is the input"))
         XCTAssertEqual(CLI.bytes(dir + "/a.jpg"), before)
-        // -o naming the input explicitly is allowed, and atomic.
-        XCTAssertEqual(CLI.run(["fill", "--size", "8x8", dir + "/a.jpg", "-o", dir + "/a.jpg"]).status, 0)
-        XCTAssertEqual(CLI.size(dir + "/a.jpg"), "8x8")
+        // -o naming the input, by any spelling, is refused too.
+        let same = CLI.run(["fill", "--size", "8x8", dir + "/a.jpg", "-o", dir + "/../in/./a.jpg"])
+        XCTAssertEqual(same.status, 2)
+        XCTAssertTrue(same.stderr.contains("is the input"), same.stderr)
+        XCTAssertEqual(CLI.bytes(dir + "/a.jpg"), before)
     }
 
     func testFilesFromAndNull() {

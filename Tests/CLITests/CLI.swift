@@ -51,6 +51,32 @@ struct CLI {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs a bash script as a user would type it, with $IMGSCALE the built binary: for
+    /// what Process cannot express (non-UTF-8 argv bytes, `>(cmd)`, FIFOs).
+    @discardableResult
+    static func sh(_ script: String, cwd: String? = nil) -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", script]
+        p.environment = ProcessInfo.processInfo.environment.merging(["IMGSCALE": binary, "LC_ALL": "C"]) { $1 }
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try! p.run()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let errBox = Box()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
     static func tempDir() -> String {
         let path = NSTemporaryDirectory() + "imgscale-cli-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -1,0 +1,18 @@
+/// The bytes one job may hold at its peak: the input file, the decoder's working memory
+/// and the pipeline's buffers. An input whose header shows it would need more is
+/// refused before the memory is committed, with the figure it would need.
+public enum MemoryBudget {
+    /// 512 MiB: a 268-megapixel RGBA image (the pixel limit) needs more than this only
+    /// when it must be held whole; streamed thumbnails of it need a few MiB.
+    public static let defaultBytes = 512 << 20
+
+    /// "512 MiB", "1.5 GiB", "300 KiB": sizes as the budget is given and reported.
+    public static func describe(_ bytes: Int) -> String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes), unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        if unit == 0 { return "\(bytes) bytes" }
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded)) \(units[unit])" : "\(rounded) \(units[unit])"
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Names for the temporaries an atomic write links before renaming over an existing
+/// file: `.imgscale-HOST-PID-N.tmp`. The length is fixed whatever the output's name, so
+/// it always fits NAME_MAX; host and PID say whose it is, so a temporary left by a
+/// killed run (on this host, by a PID no longer alive) is recognised and removed by the
+/// next run writing into that directory, while another live run's is left alone, also
+/// across hosts sharing the directory.
+enum TemporaryName {
+    private static let prefix = ".imgscale-"
+    private static let suffix = ".tmp"
+    private static let counter = Locked(0)
+    private static let cleaned = Locked(Set<String>())
+
+    private static let host: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count - 1)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // At most 40 safe characters: the name must parse back and stay short.
+        let safe = name.unicodeScalars.filter { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." }
+        return String(String.UnicodeScalarView(safe.prefix(40)))
+    }()
+
+    static func next() -> String {
+        let n = counter.withLock { c -> Int in c += 1; return c }
+        return "\(prefix)\(host)-\(getpid())-\(n)\(suffix)"
+    }
+
+    /// Removes this host's temporaries in `dir` whose process is gone. One scan per
+    /// directory per run: a batch writing thousands of files into one directory pays once.
+    static func removeStale(in dir: String) {
+        let first = cleaned.withLock { $0.insert(dir).inserted }
+        guard first, let handle = FileName.withCString(dir, { opendir($0) }) else { return }
+        defer { closedir(handle) }
+        var stale: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FileName.decode(raw.prefix { $0 != 0 })
+            }
+            guard name.hasPrefix(prefix + host + "-"), name.hasSuffix(suffix) else { continue }
+            let middle = name.dropFirst(prefix.count + host.count + 1).dropLast(suffix.count)
+            guard let dash = middle.firstIndex(of: "-"), let pid = Int32(middle[..<dash]) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { stale.append(name) }
+        }
+        for name in stale { _ = FileName.withCString(dir + name) { unlink($0) } }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// What a path names on disk, for the checks that no output is an input and no two
+/// outputs are one file: compared by device and inode where the file exists, and by a
+/// canonical spelling (symlinked directories and `..` resolved, a symlink at the last
+/// component followed) where it does not yet.
+struct PathIdentity {
+    let path: String
+
+    /// Device and inode after symlinks; nil when nothing is there.
+    var fileID: String? {
+        var st = stat()
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else { return nil }
+        return "\(st.st_dev):\(st.st_ino)"
+    }
+
+    /// A regular file or a name not taken yet: something an output would replace.
+    /// Devices, FIFOs and inherited descriptors are written through and may be shared.
+    var isReplaceable: Bool {
+        OutputTarget.resolve(path) != .through
+    }
+
+    /// The absolute path the bytes would land at.
+    var canonical: String {
+        let target = OutputTarget.finalLink(path) ?? path
+        let (dir, name) = ImageFile.split(target)
+        return PathIdentity.canonicalDirectory(dir) + "/" + name
+    }
+
+    /// realpath of the longest existing prefix, then the rest resolved lexically: parts
+    /// that do not exist yet cannot be symlinks.
+    static func canonicalDirectory(_ dir: String) -> String {
+        var parts = dir.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var base = dir.hasPrefix("/") ? "/" : "."
+        var pending: [String] = []
+        while true {
+            let candidate = (base == "/" ? "/" : base + "/") + parts.joined(separator: "/")
+            if let real = realPath(candidate) {
+                return normalise(real, pending)
+            }
+            guard let last = parts.popLast() else {
+                base = realPath(base) ?? base
+                return normalise(base, pending)
+            }
+            pending.insert(last, at: 0)
+        }
+    }
+
+    private static func normalise(_ base: String, _ rest: [String]) -> String {
+        var parts = base.split(separator: "/").map(String.init)
+        for p in rest {
+            if p == "." || p.isEmpty { continue }
+            if p == ".." { _ = parts.popLast() } else { parts.append(p) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = FileName.withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FileName.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+}
