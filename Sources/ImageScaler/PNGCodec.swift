@@ -60,7 +60,10 @@ public enum PNGCodec {
                 }
                 return info
             }
-            let chunkRows = 16
+            // Chunks of about 256 KiB (16 rows of a photo): a strip one pixel wide would
+            // otherwise pay the per-chunk cost for every 16 bytes, and 16 rows of a strip
+            // 67 million pixels wide would be a gigabyte.
+            let chunkRows = max(1, min(height, stride <= 1 << 14 ? (1 << 18) / stride : (1 << 20) / stride))
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
             var row = 0
             while row < height {

@@ -1,62 +1,105 @@
-/// Fixed-point triangle-filter weights for one axis, computed once and shared by every
-/// row (or column) of a pass, with Pillow's `BILINEAR` semantics:
+/// Fixed-point triangle-filter weights for one axis, shared by every row (or column) of
+/// a pass, with Pillow's `BILINEAR` semantics:
 /// output pixel i is centred on `start + (i + 0.5) * scale` in source pixel units, the
 /// filter's support (1 source pixel) is widened by `scale` when shrinking so every
 /// source pixel contributes (antialiasing), the window is clamped at the image edges and
 /// its weights renormalised to sum to one.
 ///
 /// Invariant: for output i, the source indices `first[i] ..< first[i] + count[i]` lie
-/// inside `0 ..< inSize`, and `coefficients[i * taps ..< i * taps + count[i]]` hold their
-/// weights scaled by 2^`precisionBits`, each rounded to nearest.
+/// inside `0 ..< inSize`, and `weights(i, into:)` gives their weights scaled by
+/// 2^`precisionBits`, each rounded to nearest. The table of every output's weights
+/// (`coefficients`, `taps` apart) is kept when it is small; an axis shrunk by a huge
+/// factor (a 67-megapixel-tall strip to 256 rows) would need about 8 bytes per source
+/// pixel for it, so there the weights are worked out per output when needed instead,
+/// by the same arithmetic: the same integers, in memory of one window.
 struct ResampleWeights {
     /// 32 bits less 8 for the 8-bit sample and 2 of headroom: a weighted sum of 255s
     /// whose rounded weights add up to slightly over one still fits an Int32.
     static let precisionBits = 22
+    /// The largest table kept whole: 4M weights, 16 MiB (a 12 MP photo's axes need
+    /// well under 100K).
+    static let maxTableEntries = 1 << 22
 
     let outSize: Int
     let taps: Int
     let first: [Int32]
     let count: [Int32]
+    /// Every output's weights, `taps` apart; empty when `isTabled` is false.
     let coefficients: [Int32]
+    private let start: Double
+    private let scale: Double
+    private let inSize: Int
 
-    init(inSize: Int, start: Double, length: Double, outSize: Int) {
+    var isTabled: Bool { !coefficients.isEmpty }
+
+    init(inSize: Int, start: Double, length: Double, outSize: Int, tableLimit: Int = ResampleWeights.maxTableEntries) {
         let scale = length / Double(outSize)
-        let filterScale = max(scale, 1)
-        let support = 1.0 * filterScale
+        let support = max(scale, 1)
         let taps = Int(support.rounded(.up)) * 2 + 1
+        self.outSize = outSize
+        self.taps = taps
+        self.start = start
+        self.scale = scale
+        self.inSize = inSize
         var first = [Int32](repeating: 0, count: outSize)
         var count = [Int32](repeating: 0, count: outSize)
-        var coefficients = [Int32](repeating: 0, count: outSize * taps)
-        var weights = [Double](repeating: 0, count: taps)
-        let one = Double(1 << ResampleWeights.precisionBits)
-        // Multiplying by the reciprocal, as Pillow does, keeps the weights bit-identical.
-        let inverseScale = 1.0 / filterScale
         for i in 0..<outSize {
-            let center = start + (Double(i) + 0.5) * scale
-            // Int() truncates toward zero like C's (int); +0.5 rounds the window ends.
-            let lo = max(Int(center - support + 0.5), 0)
-            let hi = min(Int(center + support + 0.5), inSize)
-            let n = max(hi - lo, 0)
-            var total = 0.0
-            for k in 0..<n {
-                let d = abs((Double(k + lo) - center + 0.5) * inverseScale)
-                let w = d < 1 ? 1 - d : 0
-                weights[k] = w
-                total += w
-            }
-            for k in 0..<n {
-                let w = total != 0 ? weights[k] / total : weights[k]
-                // Triangle weights are never negative, so +0.5 then truncation rounds.
-                coefficients[i * taps + k] = Int32(w * one + 0.5)
-            }
+            let (lo, n) = ResampleWeights.window(i, start: start, scale: scale, inSize: inSize)
             first[i] = Int32(lo)
             count[i] = Int32(n)
         }
-        self.outSize = outSize
-        self.taps = taps
         self.first = first
         self.count = count
-        self.coefficients = coefficients
+        let (entries, overflow) = outSize.multipliedReportingOverflow(by: taps)
+        guard !overflow, entries <= tableLimit else {
+            coefficients = []
+            return
+        }
+        var table = [Int32](repeating: 0, count: entries)
+        var scratch = [Double](repeating: 0, count: taps)
+        table.withUnsafeMutableBufferPointer { t in
+            for i in 0..<outSize {
+                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: &scratch, into: t.baseAddress! + i * taps)
+            }
+        }
+        coefficients = table
+    }
+
+    /// Output i's weights into `out` (`count[i]` of them); `scratch` holds `taps` doubles.
+    func weights(_ i: Int, scratch: inout [Double], into out: UnsafeMutablePointer<Int32>) {
+        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: &scratch, into: out)
+    }
+
+    /// The filter's window for output i: the first source index and how many follow.
+    private static func window(_ i: Int, start: Double, scale: Double, inSize: Int) -> (Int, Int) {
+        let support = max(scale, 1)
+        let center = start + (Double(i) + 0.5) * scale
+        // Int() truncates toward zero like C's (int); +0.5 rounds the window ends.
+        let lo = max(Int(center - support + 0.5), 0)
+        let hi = min(Int(center + support + 0.5), inSize)
+        return (lo, max(hi - lo, 0))
+    }
+
+    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, scratch: inout [Double],
+                                into out: UnsafeMutablePointer<Int32>) {
+        let filterScale = max(scale, 1)
+        let center = start + (Double(i) + 0.5) * scale
+        let (lo, n) = window(i, start: start, scale: scale, inSize: inSize)
+        let one = Double(1 << ResampleWeights.precisionBits)
+        // Multiplying by the reciprocal, as Pillow does, keeps the weights bit-identical.
+        let inverseScale = 1.0 / filterScale
+        var total = 0.0
+        for k in 0..<n {
+            let d = abs((Double(k + lo) - center + 0.5) * inverseScale)
+            let w = d < 1 ? 1 - d : 0
+            scratch[k] = w
+            total += w
+        }
+        for k in 0..<n {
+            let w = total != 0 ? scratch[k] / total : scratch[k]
+            // Triangle weights are never negative, so +0.5 then truncation rounds.
+            out[k] = Int32(w * one + 0.5)
+        }
     }
 
     /// First source index any output reads, and one past the last.

@@ -24,6 +24,19 @@ public enum Resampler {
                             channels: Int, weights w: ResampleWeights) {
         w.first.withUnsafeBufferPointer { first in
             w.count.withUnsafeBufferPointer { count in
+                guard w.isTabled else {
+                    // One output pixel at a time, each with its weights made just before.
+                    var scratch = [Double](repeating: 0, count: w.taps)
+                    var k = [Int32](repeating: 0, count: w.taps)
+                    k.withUnsafeMutableBufferPointer { k in
+                        for x in 0..<w.outSize {
+                            w.weights(x, scratch: &scratch, into: k.baseAddress!)
+                            resample_row(src, bytes, dst + x * channels, Int32(channels), first.baseAddress! + x, count.baseAddress! + x,
+                                         k.baseAddress, Int32(w.taps), 1, Int32(ResampleWeights.precisionBits))
+                        }
+                    }
+                    return
+                }
                 w.coefficients.withUnsafeBufferPointer { coeffs in
                     resample_row(src, bytes, dst, Int32(channels), first.baseAddress, count.baseAddress, coeffs.baseAddress,
                                  Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits))
@@ -35,9 +48,7 @@ public enum Resampler {
     /// One output row of the vertical pass: the `count` rows `rows` points to,
     /// weighted by `weights[at ..< at + count]`.
     static func convolveColumn(_ rows: [UnsafePointer<UInt8>?], rowBytes: Int, count: Int,
-                               weights: [Int32], at offset: Int, into out: UnsafeMutablePointer<UInt8>) {
-        weights.withUnsafeBufferPointer { k in
-            resample_column(rows, rowBytes, Int32(count), k.baseAddress! + offset, out, Int32(ResampleWeights.precisionBits))
-        }
+                               weights: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>) {
+        resample_column(rows, rowBytes, Int32(count), weights, out, Int32(ResampleWeights.precisionBits))
     }
 }

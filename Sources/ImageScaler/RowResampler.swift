@@ -23,6 +23,9 @@ final class RowResampler {
     private var temp: [UInt8]
     private var rowPointers: [UnsafePointer<UInt8>?]
     private var scratch: [UInt8]
+    /// One output row's vertical weights, when they are not tabled.
+    private var columnWeights: [Int32]
+    private var weightScratch: [Double]
     private let output: UnsafeMutablePointer<UInt8>
     private var received = 0
     /// Output rows finished so far.
@@ -47,6 +50,8 @@ final class RowResampler {
         temp = PixelBuffer.samples(count: ring * tempWidth * channels)
         rowPointers = [UnsafePointer<UInt8>?](repeating: nil, count: ring)
         scratch = channels == 2 || channels == 4 ? PixelBuffer.samples(count: source.width * channels) : []
+        columnWeights = needV && !vertical.isTabled ? [Int32](repeating: 0, count: vertical.taps) : []
+        weightScratch = needV && !vertical.isTabled ? [Double](repeating: 0, count: vertical.taps) : []
         output = .allocate(capacity: target.width * target.height * channels)
     }
 
@@ -120,8 +125,16 @@ final class RowResampler {
                     let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
                     guard first + count <= received else { return }
                     for t in 0..<count { rowPointers[t] = src.baseAddress! + (first + t) % ring * rowBytes }
-                    Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count,
-                                             weights: vertical.coefficients, at: y * vertical.taps, into: out)
+                    if vertical.isTabled {
+                        vertical.coefficients.withUnsafeBufferPointer {
+                            Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: $0.baseAddress! + y * vertical.taps, into: out)
+                        }
+                    } else {
+                        columnWeights.withUnsafeMutableBufferPointer { k in
+                            vertical.weights(y, scratch: &weightScratch, into: k.baseAddress!)
+                            Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: k.baseAddress!, into: out)
+                        }
+                    }
                 } else {
                     guard y < received else { return }
                     out.update(from: src.baseAddress! + y % ring * rowBytes, count: rowBytes)

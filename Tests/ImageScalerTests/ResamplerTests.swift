@@ -157,4 +157,35 @@ final class ResampleKernelTests: XCTestCase {
             }
         }
     }
+
+    /// Weights worked out per output (for axes shrunk by huge factors) are the table's,
+    /// and a row convolved with them is the same bytes.
+    func testUntabledWeightsEqualTheTable() {
+        var seed: UInt32 = 7
+        for (inSize, outSize, start, length) in [(1000, 3, 0.0, 1000.0), (997, 256, 10.5, 900.25), (64, 200, 0.0, 64.0),
+                                                 (5000, 1, 0.0, 5000.0), (3001, 17, 1.0, 2999.0)] {
+            let tabled = ResampleWeights(inSize: inSize, start: start, length: length, outSize: outSize)
+            let lazy = ResampleWeights(inSize: inSize, start: start, length: length, outSize: outSize, tableLimit: 0)
+            XCTAssertTrue(tabled.isTabled)
+            XCTAssertFalse(lazy.isTabled)
+            XCTAssertEqual(tabled.first, lazy.first)
+            XCTAssertEqual(tabled.count, lazy.count)
+            var scratch = [Double](repeating: 0, count: lazy.taps)
+            var k = [Int32](repeating: 0, count: lazy.taps)
+            for i in 0..<outSize {
+                k.withUnsafeMutableBufferPointer { lazy.weights(i, scratch: &scratch, into: $0.baseAddress!) }
+                let n = Int(lazy.count[i])
+                XCTAssertEqual(Array(k[0..<n]), Array(tabled.coefficients[i * tabled.taps ..< i * tabled.taps + n]))
+            }
+            for channels in 1...4 {
+                let src = (0..<inSize * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
+                var a = [UInt8](repeating: 0, count: outSize * channels), b = a
+                src.withUnsafeBufferPointer { s in
+                    Resampler.convolveRow(s.baseAddress!, bytes: s.count, into: &a, channels: channels, weights: tabled)
+                    Resampler.convolveRow(s.baseAddress!, bytes: s.count, into: &b, channels: channels, weights: lazy)
+                }
+                XCTAssertEqual(a, b, "\(inSize)->\(outSize) x\(channels)")
+            }
+        }
+    }
 }
