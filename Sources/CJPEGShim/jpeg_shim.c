@@ -1,5 +1,7 @@
 #include "jpeg_shim.h"
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -19,7 +21,11 @@ static void shim_error_exit(j_common_ptr cinfo) {
     e->base.format_message(cinfo, text);
     /* Precision and process errors get a plain statement of what is unsupported
        in front of libjpeg's own words. */
-    if (e->base.msg_code == JERR_BAD_PRECISION) {
+    if (e->base.msg_code == JERR_NO_BACKING_STORE) {
+        snprintf(e->message, sizeof e->message,
+                 "decoding needs more memory than the budget of %ld bytes allows (libjpeg: %s)",
+                 cinfo->mem->max_memory_to_use, text);
+    } else if (e->base.msg_code == JERR_BAD_PRECISION) {
         snprintf(e->message, sizeof e->message,
                  "%d-bit JPEG is not supported, only 8-bit (libjpeg: %s)", cinfo->err->msg_parm.i[0], text);
     } else if (e->base.msg_code == JERR_SOF_UNSUPPORTED && cinfo->err->msg_parm.i[0] == 0xc3) {
@@ -78,19 +84,42 @@ struct cjpeg_reader {
     struct jpeg_progress_mgr progress;
     int started;
     uint8_t *icc;
+    /* The scans-times-blocks bound: blocks entropy-decoded so far, counted per scan. */
+    int last_scan;
+    uint64_t blocks_visited;
+    uint64_t max_blocks_visited;
 };
 
-/* Each progressive scan is a pass over the whole image, so a file of thousands of tiny
-   scans takes minutes to decode (libjpeg-turbo's known slow path). Real encoders
-   write about 10; 500 is libjpeg-turbo's own suggested limit (tjbench, fuzzers). */
+/* Each progressive scan is a pass over the blocks of its components, so a file of
+   thousands of tiny scans, or of a few hundred over a huge image, takes minutes to
+   decode (libjpeg-turbo's known slow path). Real encoders write about 10 scans; 500 is
+   libjpeg-turbo's own suggested limit (tjbench, fuzzers). And the blocks all scans visit
+   may add up to 32 passes over the whole image plus 64M blocks (about a second at
+   libjpeg's ~20 ns a block): a 12 MP photo's ten scans visit about 1.3M blocks. */
 #define MAX_SCANS 500
+#define SCAN_BLOCK_PASSES 32
+#define SCAN_BLOCK_SLACK (64u << 20)
 
 static void scan_limit(j_common_ptr cinfo) {
     j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    cjpeg_reader *r = (cjpeg_reader *)((char *)d - offsetof(cjpeg_reader, cinfo));
+    shim_error_mgr *e = (shim_error_mgr *)cinfo->err;
     if (d->input_scan_number > MAX_SCANS) {
-        shim_error_mgr *e = (shim_error_mgr *)cinfo->err;
         snprintf(e->message, sizeof e->message, "more than %d progressive scans; refusing a decode that could take minutes", MAX_SCANS);
         longjmp(e->jump, 1);
+    }
+    if (d->input_scan_number != r->last_scan) {
+        r->last_scan = d->input_scan_number;
+        for (int i = 0; i < d->comps_in_scan; i++) {
+            jpeg_component_info *c = d->cur_comp_info[i];
+            r->blocks_visited += (uint64_t)c->width_in_blocks * c->height_in_blocks;
+        }
+        if (r->blocks_visited > r->max_blocks_visited) {
+            snprintf(e->message, sizeof e->message,
+                     "%d scans add up to more than %d passes over the image; refusing a decode that could take minutes",
+                     d->input_scan_number, SCAN_BLOCK_PASSES);
+            longjmp(e->jump, 1);
+        }
     }
 }
 
@@ -144,7 +173,7 @@ static void collect_icc(cjpeg_reader *r, cjpeg_info *info) {
     info->icc_length = (uint32_t)total;
 }
 
-cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *info,
+cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_memory, cjpeg_info *info,
                                 char *err, size_t err_size) {
     cjpeg_reader *r = calloc(1, sizeof *r);
     if (!r) {
@@ -159,6 +188,9 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *in
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
+    /* libjpeg's own budget: with no backing store (jmemnobs), a whole-image buffer
+       beyond it fails with JERR_NO_BACKING_STORE instead of being allocated. */
+    r->cinfo.mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
     r->progress.progress_monitor = scan_limit;
     r->cinfo.progress = &r->progress;
     jpeg_mem_src(&r->cinfo, data, (unsigned long)size);
@@ -194,6 +226,17 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *in
         return NULL;
     }
     info->adobe_inverted = r->cinfo.saw_Adobe_marker;
+    /* Progressive and multi-scan files keep every coefficient of the image (a JBLOCK of
+       64 shorts per 8x8 block) until the last scan; the rest decode an iMCU row at a time. */
+    uint64_t blocks = 0;
+    for (int i = 0; i < r->cinfo.num_components; i++) {
+        jpeg_component_info *c = &r->cinfo.comp_info[i];
+        blocks += (uint64_t)c->width_in_blocks * c->height_in_blocks;
+    }
+    r->max_blocks_visited = blocks * SCAN_BLOCK_PASSES + SCAN_BLOCK_SLACK;
+    if (r->cinfo.progressive_mode || r->cinfo.comps_in_scan < r->cinfo.num_components) {
+        info->coefficient_bytes = blocks * sizeof(JBLOCK);
+    }
     for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
         if (m->marker == EXIF_MARKER && !info->exif && m->data_length >= 6 &&
             memcmp(m->data, "Exif\0\0", 6) == 0) {

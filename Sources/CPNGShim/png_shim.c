@@ -22,6 +22,9 @@ struct cpng_reader {
     size_t size;
     size_t pos;
     png_bytep *rows;
+    uint8_t *xmp;
+    uint32_t xmp_length;
+    int texts;
     shim_error error;
 };
 
@@ -50,6 +53,35 @@ static void shim_read_fn(png_structp png, png_bytep out, png_size_t length) {
     }
     memcpy(out, r->data + r->pos, length);
     r->pos += length;
+}
+
+/* Text chunks reach here raw, never inflated: a zTXt can inflate a thousandfold, and
+   a file of a hundred of them made libpng hold 800 MB just to read a header. They are
+   only counted, except an uncompressed iTXt XMP packet, whose bytes are kept. */
+static int text_chunk_fn(png_structp png, png_unknown_chunkp chunk) {
+    cpng_reader *r = (cpng_reader *)png_get_user_chunk_ptr(png);
+    static const char xmp_key[] = "XML:com.adobe.xmp";
+    size_t key = sizeof xmp_key; /* keyword and its NUL */
+    if (memcmp(chunk->name, "iTXt", 4) == 0 && !r->xmp && chunk->size > key + 2 &&
+        memcmp(chunk->data, xmp_key, key) == 0 && chunk->data[key] == 0) {
+        /* After the keyword: compression flag (0), method, then the language tag and
+           the translated keyword, each NUL-terminated, then the text. */
+        size_t at = key + 2;
+        for (int field = 0; field < 2 && at < chunk->size; field++) {
+            const uint8_t *nul = memchr(chunk->data + at, 0, chunk->size - at);
+            at = nul ? (size_t)(nul - chunk->data) + 1 : chunk->size;
+        }
+        if (at < chunk->size && chunk->size - at <= 0xffffffffu) {
+            r->xmp = malloc(chunk->size - at);
+            if (r->xmp) {
+                memcpy(r->xmp, chunk->data + at, chunk->size - at);
+                r->xmp_length = (uint32_t)(chunk->size - at);
+                return 1;
+            }
+        }
+    }
+    r->texts++;
+    return 1;
 }
 
 static void copy_message(char *err, size_t err_size, const char *message) {
@@ -90,6 +122,12 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
     /* The caller enforces its own pixel limit; libpng's 1e6 x 1e6 default
        is lifted to the PNG maximum so the caller's message is the one users see. */
     png_set_user_limits(r->png, 0x7fffffff, 0x7fffffff);
+    /* No chunk that libpng inflates or stores (iCCP, sPLT, eXIf...) may take more than
+       8 MB: the largest real ICC profiles are about 1 MB. libpng's own build default,
+       stated here so it holds whatever the build. */
+    png_set_chunk_malloc_max(r->png, 8000000);
+    png_set_read_user_chunk_fn(r->png, r, text_chunk_fn);
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, (png_const_bytep) "tEXt\0zTXt\0iTXt\0", 3);
     png_read_info(r->png, r->info);
 
     png_uint_32 width, height;
@@ -133,17 +171,9 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
         out->exif = exif;
         out->exif_length = exif_length;
     }
-    png_textp texts;
-    int count = png_get_text(r->png, r->info, &texts, NULL);
-    for (int i = 0; i < count; i++) {
-        if (strcmp(texts[i].key, "XML:com.adobe.xmp") == 0 && !out->xmp) {
-            out->xmp = (const uint8_t *)texts[i].text;
-            out->xmp_length = (uint32_t)(texts[i].compression >= PNG_ITXT_COMPRESSION_NONE
-                                             ? texts[i].itxt_length : texts[i].text_length);
-        } else {
-            out->texts++;
-        }
-    }
+    out->xmp = r->xmp;
+    out->xmp_length = r->xmp_length;
+    out->texts = r->texts;
     return r;
 }
 
@@ -211,6 +241,7 @@ void cpng_reader_close(cpng_reader *r) {
     }
     png_destroy_read_struct(&r->png, &r->info, NULL);
     free(r->rows);
+    free(r->xmp);
     free(r);
 }
 

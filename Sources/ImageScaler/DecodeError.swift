@@ -7,6 +7,10 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case jpeg(String)
     case tooManyPixels(Size, limit: Int)
     case badDimensions(Size)
+    /// Decoding and processing would need about `needed` bytes, over the budget.
+    case overBudget(needed: Int, budget: Int)
+    /// The system refused memory the budget allowed (`ulimit -v`, a cgroup).
+    case outOfMemory(Int)
 
     public var description: String {
         switch self {
@@ -17,6 +21,10 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case .tooManyPixels(let size, let limit):
             return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit) (raise it with --max-pixels)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"
+        case .overBudget(let needed, let budget):
+            return "would need about \(MemoryBudget.describe(needed)), over the memory budget of \(MemoryBudget.describe(budget)) (raise it with --max-memory)"
+        case .outOfMemory(let bytes):
+            return "cannot allocate the \(MemoryBudget.describe(bytes)) it needs (out of memory)"
         }
     }
 }

@@ -8,6 +8,12 @@ public enum ImageCodec {
     }
 
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
+        let header = try info(data)
+        try options.check(header.size)
+        // The file, the decoder's buffers and the whole image it returns.
+        let pixels = Double(header.size.width) * Double(header.size.height) * Double(header.channels)
+        let needed = Double(data.count) + Double(header.workingBytes) + 2 * pixels
+        try MemoryBudget.check(needed >= Double(Int.max / 2) ? Int.max / 2 : Int(needed), budget: options.maxMemory)
         switch try format(of: data) {
         case .png: return try PNGCodec.decode(data, options: options)
         case .jpeg: return try JPEGCodec.decode(data, options: options)

@@ -16,6 +16,9 @@ public struct ImageInfo: Equatable, Sendable {
     public var xmp: [UInt8]?
     /// Text chunks (PNG tEXt/zTXt/iTXt other than XMP) or comments (JPEG COM).
     public var textCount: Int = 0
+    /// Bytes a decode holds besides the rows it hands over: a progressive JPEG's
+    /// coefficients, an interlaced PNG's whole image, libpng's row buffers.
+    public var workingBytes: Int = 0
     /// Things worth telling the user that did not stop the decode (broken EXIF).
     public var warnings: [String] = []
 

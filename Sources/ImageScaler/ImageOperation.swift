@@ -43,6 +43,8 @@ public enum ImageOperation: Sendable {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
         try checkOutput(for: info, autoOrient: autoOrient, limit: decode.maxPixels)
+        try MemoryBudget.check(try memoryNeeded(for: info, dataBytes: data.count, autoOrient: autoOrient, streaming: false),
+                               budget: decode.maxMemory)
         return try perform(on: data, info: info, decode: decode, autoOrient: autoOrient)
     }
 
@@ -69,6 +71,9 @@ public enum ImageOperation: Sendable {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
         try checkOutput(for: info, autoOrient: settings.autoOrient, limit: decode.maxPixels)
+        let streaming = (info.channels == 1 || info.channels == 3) && !isPadded && !(encode.palette && format == .png)
+        try MemoryBudget.check(try memoryNeeded(for: info, dataBytes: data.count, autoOrient: settings.autoOrient, streaming: streaming),
+                               budget: decode.maxMemory)
         let autoOrient = settings.autoOrient, concurrent = settings.concurrent
         var decode = decode
         decode.parallel = decode.parallel || concurrent
@@ -157,6 +162,39 @@ public enum ImageOperation: Sendable {
         // source height times the output width bounds it.
         let (temp, tempOverflow) = source.height.multipliedReportingOverflow(by: output.width)
         if tempOverflow || temp > 4 * limit { throw GeometryError.outputTooLarge(output, limit: limit) }
+    }
+
+    /// About the most bytes the job holds at once, from the header alone: the file, the
+    /// decoder's own buffers, then either the streaming pipeline (a chunk of decoded
+    /// rows, the vertical filter's ring, the output and its encoding) or, for `crop`
+    /// and `convert`, the whole decoded image, its result and the encoding. Worked in
+    /// floating point: a hostile header's products must not overflow.
+    private func memoryNeeded(for info: ImageInfo, dataBytes: Int, autoOrient: Bool, streaming: Bool) throws -> Int {
+        let channels = Double(info.channels)
+        var total = Double(dataBytes) + Double(info.workingBytes)
+        if let plan = try streamPlan(for: info, autoOrient: autoOrient) {
+            let f = Double(plan.factor)
+            let rows = plan.window.map { Double($0.width) } ?? (Double(info.size.width) / f).rounded(.up)
+            let height = plan.window.map { Double($0.height) } ?? (Double(info.size.height) / f).rounded(.up)
+            let rowBytes = rows * channels
+            total += max(rowBytes * 16, Double(1 << 20))
+            let vScale = max(plan.sampling.height / Double(plan.storedTarget.height), 1)
+            let taps = min(2 * vScale.rounded(.up) + 1, height)
+            let tempWidth = min(Double(plan.storedTarget.width), rows)
+            // Alpha makes premultiplied copies of a row; 4 channels bound every case.
+            total += taps * tempWidth * 4 + rowBytes
+            let target = Double(plan.storedTarget.width) * Double(plan.storedTarget.height) * 4
+            total += streaming ? 2 * target : 4 * target
+            if case .fit(let box, .some) = self { total += Double(box.width) * Double(box.height) * 4 }
+        } else {
+            var pixels = Double(info.size.width) * Double(info.size.height)
+            if case .crop(let rect, let origin) = self {
+                let clipped = try AspectFill.clip(rect, origin: origin, to: autoOrient ? info.uprightSize : info.size)
+                if info.workingBytes == 0 || info.format == .jpeg { pixels = Double(clipped.width) * Double(clipped.height) }
+            }
+            total += 3 * pixels * channels
+        }
+        return total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
     }
 
     private var isPadded: Bool {

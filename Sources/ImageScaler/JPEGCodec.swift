@@ -6,16 +6,18 @@ import Dispatch
 /// channel; YCbCr and RGB come out RGB; CMYK and YCCK are converted to RGB here.
 public enum JPEGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
-        try withReader(data) { _, raw, _ in makeInfo(raw) }
+        try withReader(data, maxMemory: 0) { _, raw, _ in makeInfo(raw) }
     }
 
     /// Opens a reader over `data` (header read) for the length of `body`.
-    private static func withReader<T>(_ data: [UInt8],
+    private static func withReader<T>(_ data: [UInt8], maxMemory: Int,
                                       _ body: (OpaquePointer, cjpeg_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
             var message = ShimMessage()
-            guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, &raw, $0, $1) }) else {
+            // libjpeg's share of the budget: what the file bytes leave (0 = no limit).
+            let libjpeg = maxMemory <= 0 || maxMemory == Int.max ? 0 : max(1, maxMemory - data.count)
+            guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, libjpeg, &raw, $0, $1) }) else {
                 throw DecodeError.jpeg(message.text)
             }
             defer { cjpeg_reader_close(reader) }
@@ -150,7 +152,7 @@ public enum JPEGCodec {
                                    begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let dx = (cut?.originX ?? 0) / shrink, dy = (cut?.originY ?? 0) / shrink
         let region = region.map { Rect(x: $0.x - dx, y: $0.y - dy, width: $0.width, height: $0.height) }
-        return try withReader(cut?.data ?? data) { reader, raw, message in
+        return try withReader(cut?.data ?? data, maxMemory: options.maxMemory) { reader, raw, message in
             var info = makeInfo(raw)
             if let cut { info.size = cut.fullSize }
             try options.check(info.size)
@@ -276,7 +278,8 @@ public enum JPEGCodec {
         return ImageInfo(format: .jpeg, size: Size(width: Int(raw.width), height: Int(raw.height)),
                          channels: model == "gray" ? 1 : 3, bitDepth: 8, colorModel: model,
                          orientation: orientation, interlaced: raw.progressive != 0, iccProfile: icc, exif: exif,
-                         xmp: xmp, textCount: Int(raw.comments), warnings: warnings)
+                         xmp: xmp, textCount: Int(raw.comments),
+                         workingBytes: Int(clamping: raw.coefficient_bytes), warnings: warnings)
     }
 
     /// Encodes at `quality` 1-100 with optimised Huffman tables; alpha is flattened

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The bytes one job may hold at its peak: the input file, the decoder's working memory
 /// and the pipeline's buffers. An input whose header shows it would need more is
 /// refused before the memory is committed, with the figure it would need.
@@ -5,6 +9,15 @@ public enum MemoryBudget {
     /// 512 MiB: a 268-megapixel RGBA image (the pixel limit) needs more than this only
     /// when it must be held whole; streamed thumbnails of it need a few MiB.
     public static let defaultBytes = 512 << 20
+
+    /// Refuses `needed` bytes over `budget`; then asks the system for them once (and
+    /// gives them back), so a limit below the budget (`ulimit -v`, a container's) fails
+    /// this input with an error instead of aborting the process on an allocation later.
+    static func check(_ needed: Int, budget: Int) throws {
+        if needed > budget { throw DecodeError.overBudget(needed: needed, budget: budget) }
+        guard let probe = malloc(needed) else { throw DecodeError.outOfMemory(needed) }
+        free(probe)
+    }
 
     /// "512 MiB", "1.5 GiB", "300 KiB": sizes as the budget is given and reported.
     public static func describe(_ bytes: Int) -> String {

@@ -84,6 +84,16 @@ public enum PNGCodec {
         }
     }
 
+    /// libpng holds the stored row and the previous one (for unfiltering) and the
+    /// expanded row; Adam7 needs the whole image before any row is final.
+    private static func workingBytes(_ raw: cpng_info) -> Int {
+        let samples = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(raw.color_type)] ?? 4
+        let width = Int(raw.width), height = Int(raw.height), channels = Int(raw.channels)
+        let stored = (width * samples * Int(raw.bit_depth) + 7) / 8 + 1
+        let rows = 2 * stored + width * channels
+        return raw.interlaced != 0 ? rows + width * height * channels : rows
+    }
+
     private static func makeInfo(_ raw: cpng_info) -> ImageInfo {
         let models = [0: "gray", 2: "rgb", 3: "palette", 4: "gray+alpha", 6: "rgba"]
         var icc: [UInt8]? = nil
@@ -101,7 +111,7 @@ public enum PNGCodec {
                          colorModel: models[Int(raw.color_type)] ?? "unknown",
                          orientation: .up, interlaced: raw.interlaced != 0, iccProfile: icc,
                          exif: bytes(raw.exif, raw.exif_length), xmp: bytes(raw.xmp, raw.xmp_length),
-                         textCount: Int(raw.texts))
+                         textCount: Int(raw.texts), workingBytes: workingBytes(raw))
     }
 
     /// Encodes 8-bit samples with the buffer's own channels. zlib `compression` 0-9.

@@ -155,9 +155,10 @@ final class HardeningTests: XCTestCase {
         // Under the limit but truncated: fails as truncated, quickly, without touching
         // gigabytes (the whole-image path allocates lazily-committed memory).
         write(Crafted.png(width: 16000, height: 16000, rows: 3), dir + "/short.png")
-        for args in [["fill", "--size", "16x16"], ["convert"]] {
+        for (args, reason) in [(["fill", "--size", "16x16"], "invalid PNG"), (["convert"], "over the memory budget of 512 MiB"),
+                               (["convert", "--max-memory", "1G"], "invalid PNG")] {
             let t0 = Date()
-            expectFailure(dir + "/short.png", "invalid PNG", args: args)
+            expectFailure(dir + "/short.png", reason, args: args)
             XCTAssertLessThan(Date().timeIntervalSince(t0), 5)
         }
         expectFailure(CLI.testImages + "/scene-640x427.png", "over the limit of 1000", args: ["fill", "--size", "8x8", "--max-pixels", "1000"])

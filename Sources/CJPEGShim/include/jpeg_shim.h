@@ -31,6 +31,8 @@ typedef struct {
     const uint8_t *xmp;      /* APP1 XMP packet after its namespace header; owned by the reader */
     uint32_t xmp_length;
     int comments;            /* number of COM markers */
+    uint64_t coefficient_bytes; /* whole-image coefficient buffer a progressive or
+                                   multi-scan decode allocates; 0 for single-scan */
 } cjpeg_info;
 
 /* Metadata to embed in an output, each block written unchanged (NULL or 0 for none). */
@@ -50,8 +52,9 @@ typedef struct {
     int channels;            /* 1 gray, 3 RGB, 4 CMYK */
 } cjpeg_output;
 
-/* Reads the markers and the frame header. The data must outlive the reader. */
-cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, cjpeg_info *info,
+/* Reads the markers and the frame header. The data must outlive the reader. libjpeg
+   may allocate at most max_memory bytes (0: no limit); more is an error. */
+cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_memory, cjpeg_info *info,
                                 char *err, size_t err_size);
 
 /* Starts decompression at 1/scale_denom size (1, 2, 4 or 8). When crop_width > 0,
