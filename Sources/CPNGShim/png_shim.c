@@ -321,6 +321,9 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         return NULL;
     }
     png_set_write_fn(w->png, &w->sink, shim_write_fn, shim_flush_fn);
+    /* libpng refuses to write more than 1,000,000 rows or columns by default, a limit
+       of its own, not of PNG: lifted to the format's 2^31 - 1. */
+    png_set_user_limits(w->png, 0x7fffffff, 0x7fffffff);
     png_set_compression_level(w->png, compression_level);
     if (metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256) {
         png_color colors[256];

@@ -3,6 +3,8 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
     case emptyIntersection(Rect, CoordinateOrigin, Size)
     case badTarget(Size)
     case outputTooLarge(Size, limit: Int)
+    /// The output format cannot hold a side this long (JPEG: 65535).
+    case outputTooLargeForFormat(Size, ImageFormat)
 
     public var description: String {
         switch self {
@@ -12,6 +14,8 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
             return "target size \(size) must be positive and at most \(AspectFill.maxSide) per side"
         case .outputTooLarge(let size, let limit):
             return "output would be \(size) = \(size.width * size.height) pixels, over the limit of \(limit) (raise it with --max-pixels)"
+        case .outputTooLargeForFormat(let size, let format):
+            return "output would be \(size), but \(format.rawValue.uppercased()) allows at most \(format.maxSide) pixels per side"
         }
     }
 }

@@ -32,5 +32,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         return unwritable.contains(path[path.index(after: dot)...].lowercased())
     }
 
+    /// The longest side the format can store: JPEG's 16-bit frame header; PNG's 31 bits.
+    public var maxSide: Int { self == .jpeg ? 65535 : 0x7fff_ffff }
+
     public var fileExtension: String { self == .png ? "png" : "jpg" }
 }

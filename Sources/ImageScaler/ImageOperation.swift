@@ -70,7 +70,7 @@ public enum ImageOperation: Sendable {
                        encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> (bytes: [UInt8], size: Size, info: ImageInfo) {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
-        try checkOutput(for: info, autoOrient: settings.autoOrient, limit: decode.maxPixels)
+        try checkOutput(for: info, autoOrient: settings.autoOrient, limit: decode.maxPixels, format: format)
         let streaming = (info.channels == 1 || info.channels == 3) && !isPadded && !(encode.palette && format == .png)
         try MemoryBudget.check(try memoryNeeded(for: info, dataBytes: data.count, autoOrient: settings.autoOrient, streaming: streaming),
                                budget: decode.maxMemory)
@@ -143,25 +143,34 @@ public enum ImageOperation: Sendable {
         return (try writer.finish(), plan.target, decoded)
     }
 
-    /// The pixel limit applies to what is made as well as to what is read: a huge
-    /// `--size` is refused before any pixel memory is allocated.
-    private func checkOutput(for info: ImageInfo, autoOrient: Bool, limit: Int) throws {
-        guard limit > 0 else { return }
+    /// The size of the result, from the header alone.
+    func outputSize(for info: ImageInfo, autoOrient: Bool) throws -> Size {
         let source = autoOrient ? info.uprightSize : info.size
-        let output: Size
         switch self {
-        case .fill(let size, _, _, _): output = size
-        case .fit(let box, let pad): output = pad != nil ? box : try AspectFill.fitSize(source, in: box)
-        case .crop(let rect, let origin): output = try AspectFill.clip(rect, origin: origin, to: source).size
-        case .convert: return
+        case .fill(let size, _, _, _): return size
+        case .fit(let box, let pad): return pad != nil ? box : try AspectFill.fitSize(source, in: box)
+        case .crop(let rect, let origin): return try AspectFill.clip(rect, origin: origin, to: source).size
+        case .convert: return source
         }
+    }
+
+    /// The pixel limit applies to what is made as well as to what is read, and the
+    /// output format's own limits are checked too: a huge `--size` or a JPEG wider than
+    /// 65535 is refused before any pixel memory is allocated. (Intermediate buffers are
+    /// the memory budget's concern.)
+    private func checkOutput(for info: ImageInfo, autoOrient: Bool, limit: Int, format: ImageFormat? = nil) throws {
+        let output = try outputSize(for: info, autoOrient: autoOrient)
+        if let format, output.width > format.maxSide || output.height > format.maxSide {
+            throw GeometryError.outputTooLargeForFormat(output, format)
+        }
+        guard limit > 0, !isConvert else { return }
         let (pixels, overflow) = output.width.multipliedReportingOverflow(by: output.height)
         if overflow || pixels > limit { throw GeometryError.outputTooLarge(output, limit: limit) }
-        // The resampler keeps the vertical filter's widest window of horizontally scaled
-        // rows, which approaches the source height when shrinking to a few rows: the
-        // source height times the output width bounds it.
-        let (temp, tempOverflow) = source.height.multipliedReportingOverflow(by: output.width)
-        if tempOverflow || temp > 4 * limit { throw GeometryError.outputTooLarge(output, limit: limit) }
+    }
+
+    private var isConvert: Bool {
+        if case .convert = self { return true }
+        return false
     }
 
     /// About the most bytes the job holds at once, from the header alone: the file, the

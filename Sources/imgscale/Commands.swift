@@ -136,6 +136,22 @@ enum Commands {
         return colour
     }
 
+    /// fill and fit --pad make exactly --size: the limits it breaks follow from the
+    /// arguments alone, so they are usage errors, found before any file is read.
+    static func checkExactSize(_ operation: ImageOperation, jobs: [Job], maxPixels: Int) throws {
+        let size: Size
+        switch operation {
+        case .fill(let s, _, _, _), .fit(let s, .some): size = s
+        default: return
+        }
+        if maxPixels > 0 && size.width * size.height > maxPixels {
+            throw UsageError(message: "--size \(size) is \(size.width * size.height) pixels, over the limit of \(maxPixels) (raise it with --max-pixels)")
+        }
+        for format in Set(jobs.compactMap(\.format)) where size.width > format.maxSide || size.height > format.maxSide {
+            throw UsageError(message: "--size \(size) is too large for \(format.rawValue.uppercased()), which allows at most \(format.maxSide) pixels per side")
+        }
+    }
+
     /// `--max-memory`: 0 means no budget.
     static func maxMemory(_ args: ParsedArguments) throws -> Int {
         guard let text = args.value("max-memory") else { return MemoryBudget.defaultBytes }
@@ -175,6 +191,7 @@ enum Commands {
             throw UsageError(message: "--progress must be auto, always or never, not '\(progressMode)'")
         }
         let jobs = try BatchPlanner(args: args, operation: operation, limit: settings.decode.maxMemory).jobs()
+        try checkExactSize(operation, jobs: jobs, maxPixels: settings.decode.maxPixels)
         settings.render.concurrent = min(workers, jobs.count) < cores
         var reportFD: Int32? = nil
         if let report = args.value("report") {
