@@ -15,6 +15,21 @@ typedef struct {
     char message[JMSG_LENGTH_MAX + 64];
 } shim_error_mgr;
 
+struct cjpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    int fail_severity;
+    int tolerated;
+    char first_warning[JMSG_LENGTH_MAX];
+    shim_error_mgr error;
+    struct jpeg_progress_mgr progress;
+    int started;
+    uint8_t *icc;
+    /* The scans-times-blocks bound: blocks entropy-decoded so far, counted per scan. */
+    int last_scan;
+    uint64_t blocks_visited;
+    uint64_t max_blocks_visited;
+};
+
 static void shim_error_exit(j_common_ptr cinfo) {
     shim_error_mgr *e = (shim_error_mgr *)cinfo->err;
     char text[JMSG_LENGTH_MAX];
@@ -37,27 +52,38 @@ static void shim_error_exit(j_common_ptr cinfo) {
 }
 
 /* libjpeg reports truncated and corrupt entropy data as warnings and fills the rest
-   of the picture with grey. A thumbnail of half a photo is worse than an error, so
-   the warnings that mean "data is missing or wrong" are promoted to errors. Benign
-   ones (extraneous bytes between markers, odd JFIF versions) stay silent. */
-static void shim_emit_message(j_common_ptr cinfo, int level) {
-    if (level >= 0) {
-        return;
-    }
-    switch (cinfo->err->msg_code) {
+   of the picture with grey. A thumbnail of half a photo is worse than an error, so by
+   default every warning fails the decode; the reader's fail_severity says from which
+   severity on (CJPEG_SEVERITY_*), and a warning below it is counted, its first message
+   kept for the caller to report, and libjpeg goes on. */
+static int severity(int code) {
+    switch (code) {
     case JWRN_JPEG_EOF:
+        return CJPEG_SEVERITY_TRUNCATED;
     case JWRN_HIT_MARKER:
     case JWRN_HUFF_BAD_CODE:
     case JWRN_ARITH_BAD_CODE:
     case JWRN_MUST_RESYNC:
     case JWRN_NOT_SEQUENTIAL:
     case JWRN_BOGUS_PROGRESSION:
-        cinfo->err->error_exit(cinfo);
-        break;
+        return CJPEG_SEVERITY_ERROR;
     default:
-        cinfo->err->num_warnings++;
-        break;
+        return CJPEG_SEVERITY_WARNING;
     }
+}
+
+static void shim_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) {
+        return;
+    }
+    cjpeg_reader *r = (cjpeg_reader *)cinfo->client_data;
+    if (!r || severity(cinfo->err->msg_code) >= r->fail_severity) {
+        cinfo->err->error_exit(cinfo);
+    }
+    if (r->tolerated++ == 0) {
+        cinfo->err->format_message(cinfo, r->first_warning);
+    }
+    cinfo->err->num_warnings++;
 }
 
 static void shim_output_message(j_common_ptr cinfo) {
@@ -78,17 +104,6 @@ static void copy_message(char *err, size_t err_size, const char *message) {
     }
 }
 
-struct cjpeg_reader {
-    struct jpeg_decompress_struct cinfo;
-    shim_error_mgr error;
-    struct jpeg_progress_mgr progress;
-    int started;
-    uint8_t *icc;
-    /* The scans-times-blocks bound: blocks entropy-decoded so far, counted per scan. */
-    int last_scan;
-    uint64_t blocks_visited;
-    uint64_t max_blocks_visited;
-};
 
 /* Each progressive scan is a pass over the blocks of its components, so a file of
    thousands of tiny scans, or of a few hundred over a huge image, takes minutes to
@@ -173,8 +188,8 @@ static void collect_icc(cjpeg_reader *r, cjpeg_info *info) {
     info->icc_length = (uint32_t)total;
 }
 
-cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_memory, cjpeg_info *info,
-                                char *err, size_t err_size) {
+cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_memory, int fail_severity,
+                                cjpeg_info *info, char *err, size_t err_size) {
     cjpeg_reader *r = calloc(1, sizeof *r);
     if (!r) {
         copy_message(err, err_size, "out of memory");
@@ -188,6 +203,8 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_mem
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
+    r->cinfo.client_data = r;
+    r->fail_severity = fail_severity;
     /* libjpeg's own budget: with no backing store (jmemnobs), a whole-image buffer
        beyond it fails with JERR_NO_BACKING_STORE instead of being allocated. */
     r->cinfo.mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
@@ -308,6 +325,13 @@ int cjpeg_reader_read(cjpeg_reader *r, uint8_t *pixels, size_t stride, uint32_t 
         done += jpeg_read_scanlines(&r->cinfo, rows, n);
     }
     return (int)done;
+}
+
+int cjpeg_reader_tolerated(const cjpeg_reader *r, char *first, size_t first_size) {
+    if (r->tolerated) {
+        copy_message(first, first_size, r->first_warning);
+    }
+    return r->tolerated;
 }
 
 int cjpeg_reader_skip(cjpeg_reader *r, uint32_t rows, char *err, size_t err_size) {

@@ -11,6 +11,9 @@
 typedef struct {
     char message[320];
     char warning[128];
+    char first_warning[128];
+    int warnings;
+    int truncated;
 } shim_error;
 
 struct cpng_reader {
@@ -38,17 +41,22 @@ static void shim_error_fn(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
-/* Warnings (bad ancillary CRCs, unknown chunks) are not failures: libpng has already
-   recovered, and printing from a library is not ours to do. The last one is kept
-   only to explain an error that follows it. */
+/* libpng has already recovered from a warning (a bad ancillary CRC, a known incorrect
+   sRGB profile), and printing from a library is not ours to do: warnings are counted
+   and the first kept, for the caller's --fail-on to judge; the last one is kept too,
+   to explain an error that follows it. */
 static void shim_warning_fn(png_structp png, png_const_charp message) {
     shim_error *e = (shim_error *)png_get_error_ptr(png);
     snprintf(e->warning, sizeof e->warning, "%s", message ? message : "");
+    if (e->warnings++ == 0) {
+        snprintf(e->first_warning, sizeof e->first_warning, "%s", message ? message : "");
+    }
 }
 
 static void shim_read_fn(png_structp png, png_bytep out, png_size_t length) {
     cpng_reader *r = (cpng_reader *)png_get_io_ptr(png);
     if (length > r->size - r->pos) {
+        r->error.truncated = 1;
         png_error(png, "unexpected end of file (truncated PNG)");
     }
     memcpy(out, r->data + r->pos, length);
@@ -84,13 +92,19 @@ static int text_chunk_fn(png_structp png, png_unknown_chunkp chunk) {
     return 1;
 }
 
+/* -2 when the error means data is missing (the file or the IDAT stream ends early),
+   -1 for any other error. */
+static int failure(cpng_reader *r) {
+    return r->error.truncated || strstr(r->error.message, "Not enough image data") ? -2 : -1;
+}
+
 static void copy_message(char *err, size_t err_size, const char *message) {
     if (err && err_size) {
         snprintf(err, err_size, "%s", message);
     }
 }
 
-cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
+cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, int tolerate_crc, cpng_info *out,
                               char *err, size_t err_size) {
     cpng_reader *r = calloc(1, sizeof *r);
     if (!r) {
@@ -119,6 +133,10 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *out,
         return NULL;
     }
     png_set_read_fn(r->png, r, shim_read_fn);
+    if (tolerate_crc) {
+        /* Damage is to be decoded through: bad CRCs warn and the data is used. */
+        png_set_crc_action(r->png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
+    }
     /* The caller enforces its own pixel limit; libpng's 1e6 x 1e6 default
        is lifted to the PNG maximum so the caller's message is the one users see. */
     png_set_user_limits(r->png, 0x7fffffff, 0x7fffffff);
@@ -203,7 +221,7 @@ int cpng_reader_read(cpng_reader *r, uint8_t *pixels, size_t stride,
     }
     if (setjmp(png_jmpbuf(r->png))) {
         copy_message(err, err_size, r->error.message);
-        return -1;
+        return failure(r);
     }
     prepare(r);
     png_read_image(r->png, r->rows);
@@ -214,25 +232,37 @@ int cpng_reader_read(cpng_reader *r, uint8_t *pixels, size_t stride,
 }
 
 int cpng_reader_read_rows(cpng_reader *r, uint8_t *pixels, size_t stride, uint32_t rows,
-                          char *err, size_t err_size) {
+                          uint32_t *done, char *err, size_t err_size) {
+    /* volatile: read after a longjmp back into this frame. */
+    volatile uint32_t y = 0;
+    *done = 0;
     if (setjmp(png_jmpbuf(r->png))) {
+        *done = y;
         copy_message(err, err_size, r->error.message);
-        return -1;
+        return failure(r);
     }
     prepare(r);
-    for (uint32_t y = 0; y < rows; y++) {
+    for (; y < rows; y++) {
         png_read_row(r->png, pixels + (size_t)y * stride, NULL);
     }
+    *done = rows;
     return 0;
 }
 
 int cpng_reader_finish(cpng_reader *r, char *err, size_t err_size) {
     if (setjmp(png_jmpbuf(r->png))) {
         copy_message(err, err_size, r->error.message);
-        return -1;
+        return failure(r);
     }
     png_read_end(r->png, NULL);
     return 0;
+}
+
+int cpng_reader_warnings(const cpng_reader *r, char *first, size_t first_size) {
+    if (r->error.warnings) {
+        copy_message(first, first_size, r->error.first_warning);
+    }
+    return r->error.warnings;
 }
 
 void cpng_reader_close(cpng_reader *r) {

@@ -3,13 +3,22 @@
 /// it a second time, and the IFD1 thumbnail (the source's picture, now stale) is cut
 /// off. Every offset is bounds-checked; a block it cannot parse is dropped (nil).
 public enum ExifEditor {
-    public static func forUprightOutput(_ exif: [UInt8]) -> [UInt8]? {
+    /// With `size`, the Exif IFD's PixelXDimension and PixelYDimension become the
+    /// output's own size (written as LONG when a side passes 65535).
+    public static func forUprightOutput(_ exif: [UInt8], size: Size? = nil) -> [UInt8]? {
         guard var block = TIFFBlock(exif), let (ifd0, count) = block.ifd0 else { return nil }
         let linkAt = ifd0 + 2 + count * 12
         guard let ifd1 = block.u32(linkAt) else { return nil }
         for i in 0..<count {
             let entry = ifd0 + 2 + i * 12
-            if block.u16(entry) == 0x0112, block.u16(entry + 2) == 3 { block.put16(entry + 8, 1) }
+            guard entry + 12 <= block.bytes.count, let tag = block.u16(entry) else { continue }
+            if tag == 0x0112 {
+                // Whatever type and count the writer chose (LONG 6 has been seen), the
+                // entry becomes the standard SHORT 1, so no viewer turns the pixels again.
+                setShort(&block, entry, 1)
+            } else if tag == 0x8769, let size, let exifIFD = block.u32(entry + 8) {
+                setPixelDimensions(&block, exifIFD, size)
+            }
         }
         if ifd1 != 0 {
             var thumbStart = Int.max, thumbLength = 0
@@ -30,6 +39,29 @@ public enum ExifEditor {
             }
         }
         return block.bytes
+    }
+
+    private static func setShort(_ block: inout TIFFBlock, _ entry: Int, _ value: Int) {
+        block.put16(entry + 2, 3)
+        block.put32(entry + 4, 1)
+        block.put32(entry + 8, 0)
+        block.put16(entry + 8, value)
+    }
+
+    private static func setPixelDimensions(_ block: inout TIFFBlock, _ ifd: Int, _ size: Size) {
+        guard let n = block.u16(ifd) else { return }
+        for i in 0..<n {
+            let entry = ifd + 2 + i * 12
+            guard entry + 12 <= block.bytes.count, let tag = block.u16(entry), tag == 0xA002 || tag == 0xA003 else { continue }
+            let value = tag == 0xA002 ? size.width : size.height
+            if value <= 0xFFFF {
+                setShort(&block, entry, value)
+            } else {
+                block.put16(entry + 2, 4)
+                block.put32(entry + 4, 1)
+                block.put32(entry + 8, value)
+            }
+        }
     }
 
     /// XMP can state an orientation too (`tiff:Orientation`); it is set to 1 as well.

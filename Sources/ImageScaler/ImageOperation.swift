@@ -79,7 +79,8 @@ public enum ImageOperation: Sendable {
         decode.parallel = decode.parallel || concurrent
         var options = encode
         if settings.keepMetadata {
-            options.exif = info.exif.flatMap(ExifEditor.forUprightOutput)
+            let size = try outputSize(for: info, autoOrient: settings.autoOrient)
+            options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: size) }
             options.xmp = info.xmp.map(ExifEditor.xmpForUprightOutput)
         }
         func withProfile(_ channels: Int) -> EncodeOptions {

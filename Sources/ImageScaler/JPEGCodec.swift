@@ -6,18 +6,19 @@ import Dispatch
 /// channel; YCbCr and RGB come out RGB; CMYK and YCCK are converted to RGB here.
 public enum JPEGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
-        try withReader(data, maxMemory: 0) { _, raw, _ in makeInfo(raw) }
+        // Reading a header never fails on a mild warning: `info` reports what is there.
+        try withReader(data, maxMemory: 0, failOn: .none) { _, raw, _ in makeInfo(raw) }
     }
 
     /// Opens a reader over `data` (header read) for the length of `body`.
-    private static func withReader<T>(_ data: [UInt8], maxMemory: Int,
+    private static func withReader<T>(_ data: [UInt8], maxMemory: Int, failOn: FailOn,
                                       _ body: (OpaquePointer, cjpeg_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
             var message = ShimMessage()
             // libjpeg's share of the budget: what the file bytes leave (0 = no limit).
             let libjpeg = maxMemory <= 0 || maxMemory == Int.max ? 0 : max(1, maxMemory - data.count)
-            guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, libjpeg, &raw, $0, $1) }) else {
+            guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, libjpeg, failOn.jpegSeverity, &raw, $0, $1) }) else {
                 throw DecodeError.jpeg(message.text)
             }
             defer { cjpeg_reader_close(reader) }
@@ -104,17 +105,18 @@ public enum JPEGCodec {
                                      rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var lower = RowCollector()
         var lowerError: Error? = nil
+        var lowerWarnings: [String] = []
         let work = DispatchWorkItem {
             do {
-                _ = try decodeRows(data, cut: bottomCut, shrink: shrink, options: options, region: bottom,
-                                   begin: { lower.begin($0) }, rows: { lower.add($0) })
+                lowerWarnings = try decodeRows(data, cut: bottomCut, shrink: shrink, options: options, region: bottom,
+                                   begin: { lower.begin($0) }, rows: { lower.add($0) }).warnings
             } catch {
                 lowerError = error
             }
         }
         DispatchQueue.global().async(execute: work)
         var upper: DecodedRegion? = nil
-        let info: ImageInfo
+        var info: ImageInfo
         do {
             info = try decodeRows(data, cut: topCut, shrink: shrink, options: options, region: top, begin: { region in
                 upper = region
@@ -130,6 +132,7 @@ public enum JPEGCodec {
         }
         work.wait()
         if let lowerError { throw lowerError }
+        info.warnings += lowerWarnings.filter { !info.warnings.contains($0) }
         let got = lower.region
         guard let upper, got.channels == upper.channels, got.rect.x == upper.rect.x, got.rect.width == upper.rect.width,
               got.rect.y == upper.rect.maxY, got.rect.height == bottom.height else {
@@ -152,7 +155,7 @@ public enum JPEGCodec {
                                    begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let dx = (cut?.originX ?? 0) / shrink, dy = (cut?.originY ?? 0) / shrink
         let region = region.map { Rect(x: $0.x - dx, y: $0.y - dy, width: $0.width, height: $0.height) }
-        return try withReader(cut?.data ?? data, maxMemory: options.maxMemory) { reader, raw, message in
+        return try withReader(cut?.data ?? data, maxMemory: options.maxMemory, failOn: options.failOn) { reader, raw, message in
             var info = makeInfo(raw)
             if let cut { info.size = cut.fullSize }
             try options.check(info.size)
@@ -230,6 +233,12 @@ public enum JPEGCodec {
             }
             guard message.with({ cjpeg_reader_finish(reader, $0, $1) }) == 0 else {
                 throw DecodeError.jpeg(message.text)
+            }
+            var first = ShimMessage()
+            let tolerated = first.with { cjpeg_reader_tolerated(reader, $0, $1) }
+            if tolerated > 0 {
+                info.warnings.append("damaged JPEG decoded anyway (--fail-on \(options.failOn.rawValue)): \(first.text)"
+                                     + (tolerated > 1 ? " and \(tolerated - 1) more warning\(tolerated > 2 ? "s" : "")" : ""))
             }
             return info
         }

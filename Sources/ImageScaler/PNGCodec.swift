@@ -5,16 +5,16 @@ import CPNGShim
 /// gamma/cHRM/sRGB chunks are kept out of the samples, as Pillow and libvips do.
 public enum PNGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
-        try withReader(data) { _, raw, _ in makeInfo(raw) }
+        try withReader(data, tolerateCRC: false) { _, raw, _ in makeInfo(raw) }
     }
 
     /// Opens a reader over `data` (header read) for the length of `body`.
-    private static func withReader<T>(_ data: [UInt8],
+    private static func withReader<T>(_ data: [UInt8], tolerateCRC: Bool,
                                       _ body: (OpaquePointer, cpng_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cpng_info()
             var message = ShimMessage()
-            guard let reader = message.with({ cpng_reader_open(buf.baseAddress, buf.count, &raw, $0, $1) }) else {
+            guard let reader = message.with({ cpng_reader_open(buf.baseAddress, buf.count, tolerateCRC ? 1 : 0, &raw, $0, $1) }) else {
                 throw DecodeError.png(message.text)
             }
             defer { cpng_reader_close(reader) }
@@ -33,7 +33,7 @@ public enum PNGCodec {
     /// before any row is final, so those images are decoded whole and then handed over.
     public static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(),
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        try withReader(data) { reader, raw, message in
+        try withReader(data, tolerateCRC: options.failOn.tolerates(.error)) { reader, raw, message in
             var info = makeInfo(raw)
             try options.check(info.size)
             let (width, height, channels) = (info.size.width, info.size.height, info.channels)
@@ -46,18 +46,29 @@ public enum PNGCodec {
             func convert(_ p: UnsafeMutableBufferPointer<UInt8>, rows count: Int) {
                 colour?.convert(p.baseAddress!, into: p.baseAddress!, pixels: count * width)
             }
+            /// A read failure ends the decode, unless --fail-on tolerates its kind:
+            /// then what was decoded stands and the rest stays zero (black, or
+            /// transparent with alpha), with a warning saying so.
+            func judge(_ status: Int32, rowsDone: Int) throws {
+                let damage: FailOn = status == -2 ? .truncated : .error
+                guard options.failOn.tolerates(damage) else { throw DecodeError.png(message.text) }
+                info.warnings.append("damaged PNG decoded anyway (--fail-on \(options.failOn.rawValue)): \(message.text); "
+                                     + (rowsDone < height ? "\(rowsDone) of \(height) rows decoded, the rest left black" : "all rows decoded"))
+            }
             try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
             if info.interlaced {
-                var pixels = PixelBuffer.samples(count: height * stride)
+                // Zeroed when damage is tolerated: the passes a damaged file never
+                // reaches must not show whatever the memory held before.
+                var pixels = options.failOn.tolerates(.error) ? [UInt8](repeating: 0, count: height * stride) : PixelBuffer.samples(count: height * stride)
                 let status = pixels.withUnsafeMutableBufferPointer { out in
-                    let status = message.with { cpng_reader_read(reader, out.baseAddress, stride, $0, $1) }
-                    if status == 0 { convert(out, rows: height) }
-                    return status
+                    message.with { cpng_reader_read(reader, out.baseAddress, stride, $0, $1) }
                 }
-                guard status == 0 else { throw DecodeError.png(message.text) }
+                if status != 0 { try judge(status, rowsDone: 0) }
+                pixels.withUnsafeMutableBufferPointer { convert($0, rows: height) }
                 try pixels.withUnsafeBufferPointer {
                     try rows(RowChunk(firstRow: 0, count: height, bytesPerRow: stride, pixels: $0.baseAddress!))
                 }
+                try checkWarnings(reader, options, &info)
                 return info
             }
             // Chunks of about 256 KiB (16 rows of a photo): a strip one pixel wide would
@@ -66,22 +77,46 @@ public enum PNGCodec {
             let chunkRows = max(1, min(height, stride <= 1 << 14 ? (1 << 18) / stride : (1 << 20) / stride))
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
             var row = 0
+            var damaged = false
             while row < height {
                 let count = min(chunkRows, height - row)
-                let status = chunk.withUnsafeMutableBufferPointer { out in
-                    let status = message.with { cpng_reader_read_rows(reader, out.baseAddress, stride, UInt32(count), $0, $1) }
-                    if status == 0 { convert(out, rows: count) }
-                    return status
+                var done: UInt32 = 0
+                let status = damaged ? 0 : chunk.withUnsafeMutableBufferPointer { out in
+                    message.with { cpng_reader_read_rows(reader, out.baseAddress, stride, UInt32(count), &done, $0, $1) }
                 }
-                guard status == 0 else { throw DecodeError.png(message.text) }
+                if damaged || status != 0 {
+                    if !damaged { try judge(status, rowsDone: row + Int(done)) }
+                    damaged = true
+                    chunk.withUnsafeMutableBufferPointer { out in
+                        (out.baseAddress! + Int(done) * stride).update(repeating: 0, count: (count - Int(done)) * stride)
+                    }
+                    done = 0
+                }
+                chunk.withUnsafeMutableBufferPointer { convert($0, rows: count) }
                 try chunk.withUnsafeBufferPointer {
                     try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
                 }
                 row += count
             }
-            guard message.with({ cpng_reader_finish(reader, $0, $1) }) == 0 else { throw DecodeError.png(message.text) }
+            if !damaged {
+                let status = message.with { cpng_reader_finish(reader, $0, $1) }
+                if status != 0 { try judge(status, rowsDone: height) }
+            }
+            try checkWarnings(reader, options, &info)
             return info
         }
+    }
+
+    /// libpng's warnings fail the decode under --fail-on warning, else are reported.
+    private static func checkWarnings(_ reader: OpaquePointer, _ options: DecodeOptions, _ info: inout ImageInfo) throws {
+        var first = ShimMessage()
+        let count = first.with { cpng_reader_warnings(reader, $0, $1) }
+        guard count > 0 else { return }
+        let text = first.text + (count > 1 ? " and \(count - 1) more warning\(count > 2 ? "s" : "")" : "")
+        guard options.failOn.tolerates(.warning) else {
+            throw DecodeError.png("libpng warning: \(text) (--fail-on error accepts it)")
+        }
+        info.warnings.append("libpng warning: \(text)")
     }
 
     /// libpng holds the stored row and the previous one (for unfiltering) and the

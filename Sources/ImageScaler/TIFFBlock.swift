@@ -32,6 +32,12 @@ struct TIFFBlock {
         bytes[at + 1] = UInt8(bigEndian ? v & 0xFF : v >> 8)
     }
 
+    /// Writes a 32-bit value; `at` must be in bounds (callers read it first).
+    mutating func put32(_ at: Int, _ v: Int) {
+        put16(bigEndian ? at : at + 2, v >> 16 & 0xFFFF)
+        put16(bigEndian ? at + 2 : at, v & 0xFFFF)
+    }
+
     /// The magic 42 is present and IFD0's offset and entry count are readable.
     var ifd0: (offset: Int, count: Int)? {
         guard u16(2) == 42, let offset = u32(4), offset >= 8, let count = u16(offset) else { return nil }

@@ -24,6 +24,7 @@ enum Commands {
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("max-pixels", value: "N", "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("max-memory", value: "SIZE", "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
+        OptionSpec("fail-on", value: "none|truncated|error|warning", "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", "files processed at once (default: number of cores)"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
@@ -180,6 +181,7 @@ enum Commands {
         }
         if let m = args.value("max-pixels") { settings.decode.maxPixels = try ValueParser.int(m, option: "max-pixels", range: 0...Int.max) }
         settings.decode.maxMemory = try maxMemory(args)
+        if let f = args.value("fail-on") { settings.decode.failOn = try ValueParser.choice(f, option: "fail-on", as: FailOn.self) }
         settings.render.autoOrient = !args.has("no-auto-orient")
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")

@@ -52,10 +52,23 @@ typedef struct {
     int channels;            /* 1 gray, 3 RGB, 4 CMYK */
 } cjpeg_output;
 
+/* How bad a libjpeg warning is: missing data, corrupt data, or anything else
+   (extraneous bytes between markers, odd JFIF versions). */
+enum {
+    CJPEG_SEVERITY_WARNING = 1,
+    CJPEG_SEVERITY_ERROR = 2,
+    CJPEG_SEVERITY_TRUNCATED = 3,
+    CJPEG_SEVERITY_NEVER = 4
+};
+
 /* Reads the markers and the frame header. The data must outlive the reader. libjpeg
-   may allocate at most max_memory bytes (0: no limit); more is an error. */
-cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_memory, cjpeg_info *info,
-                                char *err, size_t err_size);
+   may allocate at most max_memory bytes (0: no limit); more is an error. A libjpeg
+   warning of fail_severity or worse is an error; milder ones are tolerated. */
+cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_memory, int fail_severity,
+                                cjpeg_info *info, char *err, size_t err_size);
+
+/* How many warnings were tolerated so far; the first one's message goes to first. */
+int cjpeg_reader_tolerated(const cjpeg_reader *reader, char *first, size_t first_size);
 
 /* Starts decompression at 1/scale_denom size (1, 2, 4 or 8). When crop_width > 0,
    only columns from about crop_x (moved left to an iMCU boundary, see x_offset) for

@@ -38,11 +38,15 @@ typedef struct {
     int palette_size;        /* 1-256 */
 } cpng_metadata;
 
-/* Reads the header from an in-memory PNG. The data must outlive the reader. Nothing
+/* Reads the header from an in-memory PNG. With tolerate_crc, chunks with bad CRCs are
+   used (with a warning) instead of failing the decode. The data must outlive the reader. Nothing
    sized by the image's dimensions is allocated until the first read, so the caller
    can refuse an oversized image first. */
-cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, cpng_info *info,
+cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, int tolerate_crc, cpng_info *info,
                               char *err, size_t err_size);
+
+/* Read functions return 0, or -2 when data is missing (truncation) and -1 for any
+   other error, with libpng's message in err. */
 
 /* Decodes every row into pixels (row-major, top row first, stride bytes apart). */
 int cpng_reader_read(cpng_reader *reader, uint8_t *pixels, size_t stride,
@@ -51,8 +55,11 @@ int cpng_reader_read(cpng_reader *reader, uint8_t *pixels, size_t stride,
 /* For non-interlaced images: decodes the next `rows` rows, then cpng_reader_finish
    reads through IEND so a corrupt trailer is still an error. */
 int cpng_reader_read_rows(cpng_reader *reader, uint8_t *pixels, size_t stride, uint32_t rows,
-                          char *err, size_t err_size);
+                          uint32_t *done, char *err, size_t err_size);
 int cpng_reader_finish(cpng_reader *reader, char *err, size_t err_size);
+
+/* How many libpng warnings there were so far; the first one's message goes to first. */
+int cpng_reader_warnings(const cpng_reader *reader, char *first, size_t first_size);
 
 void cpng_reader_close(cpng_reader *reader);
 

@@ -1,0 +1,34 @@
+import CJPEGShim
+
+/// How damaged an input may be and still give an output, in libvips's terms: each
+/// level fails on its own kind of damage and on everything worse. Damage below the
+/// level is decoded as far as the codec can (libjpeg fills missing blocks with grey; a
+/// PNG's missing rows are black, or transparent with alpha) and reported as a warning.
+/// Severity, mildest first: a warning (extraneous bytes, a bad ancillary CRC, a known
+/// incorrect sRGB profile), corrupt data, missing data (truncation).
+public enum FailOn: String, CaseIterable, Sendable {
+    /// Never fail on damage once the header is read.
+    case none
+    /// Fail only when data is missing.
+    case truncated
+    /// Fail on corrupt or missing data.
+    case error
+    /// Fail on any warning of libjpeg or libpng: the strict default.
+    case warning
+
+    var jpegSeverity: Int32 {
+        switch self {
+        case .none: return Int32(CJPEG_SEVERITY_NEVER)
+        case .truncated: return Int32(CJPEG_SEVERITY_TRUNCATED)
+        case .error: return Int32(CJPEG_SEVERITY_ERROR)
+        case .warning: return Int32(CJPEG_SEVERITY_WARNING)
+        }
+    }
+
+    /// Whether damage of this kind is tolerated.
+    func tolerates(_ damage: FailOn) -> Bool {
+        let order: [FailOn] = [.warning, .error, .truncated]
+        guard self != .none else { return true }
+        return order.firstIndex(of: damage)! < order.firstIndex(of: self)!
+    }
+}
