@@ -109,11 +109,11 @@ static void copy_message(char *err, size_t err_size, const char *message) {
    thousands of tiny scans, or of a few hundred over a huge image, takes minutes to
    decode (libjpeg-turbo's known slow path). Real encoders write about 10 scans; 500 is
    libjpeg-turbo's own suggested limit (tjbench, fuzzers). And the blocks all scans visit
-   may add up to 32 passes over the whole image plus 64M blocks (about a second at
+   may add up to 32 passes over the whole image plus 16M blocks (a third of a second at
    libjpeg's ~20 ns a block): a 12 MP photo's ten scans visit about 1.3M blocks. */
 #define MAX_SCANS 500
 #define SCAN_BLOCK_PASSES 32
-#define SCAN_BLOCK_SLACK (64u << 20)
+#define SCAN_BLOCK_SLACK (16u << 20)
 
 static void scan_limit(j_common_ptr cinfo) {
     j_decompress_ptr d = (j_decompress_ptr)cinfo;

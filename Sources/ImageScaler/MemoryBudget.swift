@@ -15,6 +15,9 @@ public enum MemoryBudget {
     /// this input with an error instead of aborting the process on an allocation later.
     static func check(_ needed: Int, budget: Int) throws {
         if needed > budget { throw DecodeError.overBudget(needed: needed, budget: budget) }
+        // No machine has a terabyte to give one image; sanitizer allocators abort on
+        // such a request instead of returning NULL.
+        if needed >= 1 << 40 { throw DecodeError.outOfMemory(needed) }
         guard let probe = malloc(needed) else { throw DecodeError.outOfMemory(needed) }
         free(probe)
     }

@@ -16,11 +16,12 @@ final class BatchRunner: @unchecked Sendable {
     let progress: Bool
     let quiet: Bool
     let report: Int32?
+    let reportPath: String?
 
-    private let state = Locked((next: 0, counts: Counts(), lastDraw: 0.0))
+    private let state = Locked((next: 0, counts: Counts(), lastDraw: 0.0, reportError: Int32(0)))
     private let start = Console.now()
 
-    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, progress: Bool, quiet: Bool, report: Int32?) {
+    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, progress: Bool, quiet: Bool, report: Int32?, reportPath: String?) {
         self.jobs = jobs
         self.settings = settings
         self.workers = max(1, min(workers, jobs.count))
@@ -28,6 +29,7 @@ final class BatchRunner: @unchecked Sendable {
         self.progress = progress
         self.quiet = quiet
         self.report = report
+        self.reportPath = reportPath
     }
 
     /// Returns the exit status: 0 when every input succeeded or was skipped, else 1.
@@ -40,7 +42,7 @@ final class BatchRunner: @unchecked Sendable {
                 runOne(jobs[order[index]])
             }
         }
-        let counts = state.withLock { $0.counts }
+        let (counts, reportError) = state.withLock { ($0.counts, $0.reportError) }
         if progress { Console.write(2, "\r\u{1B}[K") }
         if !quiet && (jobs.count > 1 || progress) {
             let elapsed = Console.now() - start
@@ -48,6 +50,11 @@ final class BatchRunner: @unchecked Sendable {
             if counts.skipped > 0 { line += ", \(counts.skipped) skipped" }
             line += " in \(format(elapsed, digits: 2)) s"
             Console.err(line)
+        }
+        // A report that could not be written is a failure: CI would read a truncated one.
+        if reportError != 0 {
+            Console.err("imgscale: --report \(FileName.display(reportPath ?? "-")): \(String(cString: strerror(reportError)))")
+            return 1
         }
         return counts.failed > 0 ? 1 : 0
     }
@@ -98,7 +105,7 @@ final class BatchRunner: @unchecked Sendable {
             case "skipped": s.counts.skipped += 1
             default: s.counts.failed += 1
             }
-            if let report { Console.write(report, json.text + "\n") }
+            if let report, s.reportError == 0 { s.reportError = Console.write(report, json.text + "\n") }
             let now = Console.now()
             // Redrawn at most ten times a second: a terminal is slower than thumbnails.
             if progress && (now - s.lastDraw >= 0.1 || s.counts.ok + s.counts.failed + s.counts.skipped == jobs.count) {

@@ -153,6 +153,21 @@ enum Commands {
         }
     }
 
+    /// An encoder option for a format no output has does nothing: one line says so, as
+    /// a typo'd extension would otherwise go unnoticed. Outputs that take their input's
+    /// format are not known yet, so they silence it.
+    static func warnAboutUnusedOptions(_ args: ParsedArguments, jobs: [Job]) {
+        guard jobs.allSatisfy({ $0.format != nil }) else { return }
+        let formats = Set(jobs.compactMap(\.format))
+        for (format, options) in [(ImageFormat.jpeg, ["quality", "progressive", "subsampling"]), (.png, ["compression", "palette"])]
+        where !formats.contains(format) {
+            for option in options where args.has(option) {
+                let others = formats.map { $0.rawValue.uppercased() }.sorted().joined(separator: " and ")
+                Console.err("imgscale: warning: --\(option) applies to \(format.rawValue.uppercased()) output only; it has no effect on \(others) output")
+            }
+        }
+    }
+
     /// `--max-memory`: 0 means no budget.
     static func maxMemory(_ args: ParsedArguments) throws -> Int {
         guard let text = args.value("max-memory") else { return MemoryBudget.defaultBytes }
@@ -194,6 +209,7 @@ enum Commands {
         }
         let jobs = try BatchPlanner(args: args, operation: operation, limit: settings.decode.maxMemory).jobs()
         try checkExactSize(operation, jobs: jobs, maxPixels: settings.decode.maxPixels)
+        warnAboutUnusedOptions(args, jobs: jobs)
         settings.render.concurrent = min(workers, jobs.count) < cores
         var reportFD: Int32? = nil
         if let report = args.value("report") {
@@ -209,7 +225,7 @@ enum Commands {
         defer { if let fd = reportFD, fd != 1 { close(fd) } }
         let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)
         return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"),
-                           progress: progress, quiet: args.has("quiet"), report: reportFD).run()
+                           progress: progress, quiet: args.has("quiet"), report: reportFD, reportPath: args.value("report")).run()
     }
 
     static func runPlan(_ args: ParsedArguments) throws -> Int32 {

@@ -1,0 +1,138 @@
+import XCTest
+import Foundation
+
+/// Inputs built to exhaust memory or time, run through the CLI with their peak RSS and
+/// wall time measured (scripts/peak-rss, the child's own wait4 figures). Each either
+/// finishes within the 512 MiB budget or is refused, before the memory is committed,
+/// with a line that says why. The files are made by scripts/make-hostile; under the
+/// sanitizers (IMGSCALE_SANITIZED) the RSS and time bounds are not checked.
+final class HostileInputTests: XCTestCase {
+    struct Measured {
+        let status: Int32
+        let stderr: String
+        let mib: Double
+        let seconds: Double
+    }
+
+    static let sanitized = ProcessInfo.processInfo.environment["IMGSCALE_SANITIZED"] != nil
+
+    /// The hostile files, made once per machine (make-hostile skips existing ones).
+    static let dir: String = {
+        let dir = NSTemporaryDirectory() + "imgscale-hostile"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let r = CLI.sh("python3 '\(CLI.root)/scripts/make-hostile' '\(dir)' ztxt-bomb.png tall-8m.png dc-only.jpg adam7-truncated.png exif-long-6.jpg")
+        precondition(r.status == 0, "make-hostile failed: \(r.stderr)")
+        return dir
+    }()
+
+    func measure(_ args: [String], stdinFrom: String? = nil, cwd: String? = nil) -> Measured {
+        let quoted = args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let input = stdinFrom.map { " < \($0)" } ?? ""
+        let r = CLI.sh("python3 '\(CLI.root)/scripts/peak-rss' \"$IMGSCALE\" \(quoted)\(input)", cwd: cwd)
+        var lines = r.stderr.split(separator: "\n").map(String.init)
+        let last = lines.popLast() ?? ""
+        var fields: [String: Double] = [:]
+        for part in last.split(separator: " ").dropFirst() {
+            let kv = part.split(separator: "=")
+            if kv.count == 2 { fields[String(kv[0])] = Double(kv[1]) }
+        }
+        return Measured(status: r.status, stderr: lines.joined(separator: "\n"),
+                        mib: (fields["kib"] ?? -1) / 1024, seconds: fields["seconds"] ?? -1)
+    }
+
+    func within(_ m: Measured, mib: Double, seconds: Double, file: StaticString = #filePath, line: UInt = #line) {
+        guard !HostileInputTests.sanitized else { return }
+        XCTAssertLessThan(m.mib, mib, "peak RSS", file: file, line: line)
+        XCTAssertLessThan(m.seconds, seconds, "wall time", file: file, line: line)
+    }
+
+    func testTextChunkBombIsNeverInflated() {
+        let bomb = HostileInputTests.dir + "/ztxt-bomb.png"
+        let info = measure(["info", bomb])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        within(info, mib: 64, seconds: 2)
+        let out = CLI.tempDir()
+        let fill = measure(["fill", "--size", "16x16", bomb, "-o", out + "/t.png", "--keep-metadata"])
+        XCTAssertEqual(fill.status, 0, fill.stderr)
+        within(fill, mib: 64, seconds: 2)
+    }
+
+    func testLongStripNeedsNoWeightTableOfItsLength() throws {
+        // 1 x 8,000,000 -> 1 x 256: a weight table would be 256 x 62,501 taps (64 MB).
+        try XCTSkipIf(HostileInputTests.sanitized, "SKIPPED under sanitizers: 8 million rows take minutes there")
+        let out = CLI.tempDir()
+        let m = measure(["fit", "--size", "256x256", HostileInputTests.dir + "/tall-8m.png", "-o", out + "/t.png"])
+        XCTAssertEqual(m.status, 0, m.stderr)
+        XCTAssertEqual(CLI.size(out + "/t.png"), "1x256")
+        within(m, mib: 40, seconds: 60)
+    }
+
+    func testWholeImageBuffersOverTheBudgetAreRefusedFromTheHeader() {
+        let out = CLI.tempDir()
+        // A progressive 16383^2 JPEG keeps every coefficient (770 MiB); an Adam7 16383^2
+        // RGBA PNG needs its whole image (1 GiB) before any row is final.
+        for name in ["dc-only.jpg", "adam7-truncated.png"] {
+            let m = measure(["fill", "--size", "64x64", HostileInputTests.dir + "/" + name, "-o", out + "/o.png"])
+            XCTAssertEqual(m.status, 1, m.stderr)
+            XCTAssertTrue(m.stderr.contains("over the memory budget of 512 MiB (raise it with --max-memory)"), m.stderr)
+            within(m, mib: 64, seconds: 1)
+        }
+        let small = measure(["fill", "--size", "64x64", "--max-memory", "64M", CLI.testImages + "/scene-640x427.jpg", "-o", out + "/o.png"])
+        XCTAssertEqual(small.status, 0, "a photo thumbnail fits a small budget: \(small.stderr)")
+        let tiny = measure(["convert", "--max-memory", "300K", CLI.testImages + "/scene-640x427.png", "-o", out + "/o.png"])
+        XCTAssertEqual(tiny.status, 1)
+        XCTAssertTrue(tiny.stderr.contains("over the memory budget of 300 KiB"), tiny.stderr)
+        XCTAssertEqual(CLI.files(out), ["o.png"])
+    }
+
+    func testProgressiveScansAreBoundedByTheBlocksTheyVisit() throws {
+        // 442 valid scans over 4096x2048: under the 500-scan limit, but more than 32
+        // passes over the image.
+        let dir = CLI.tempDir()
+        let made = CLI.sh("gcc -O2 -o many '\(CLI.root)/scripts/make-many-scans.c' -ljpeg && ./many scans.jpg 4096 2048 442", cwd: dir)
+        try XCTSkipIf(made.status != 0, "SKIPPED: cannot build scripts/make-many-scans.c: \(made.stderr)")
+        let m = measure(["fill", "--size", "64x64", dir + "/scans.jpg", "-o", dir + "/o.png"])
+        XCTAssertEqual(m.status, 1, m.stderr)
+        XCTAssertTrue(m.stderr.contains("scans add up to more than 32 passes over the image"), m.stderr)
+        within(m, mib: 128, seconds: 10)
+    }
+
+    func testNonImagesOfAnyLengthAreRefusedAtOnce() {
+        let dir = CLI.tempDir()
+        _ = CLI.sh("truncate -s 3G huge.bin", cwd: dir)
+        for (args, stdin) in [(["fill", "--size", "8x8", "/dev/zero", "-o", "o.png"], nil as String?),
+                              (["fill", "--size", "8x8", "huge.bin", "-o", "o.png"], nil),
+                              (["fill", "--size", "8x8", "-", "-o", "o.png"], "/dev/zero"),
+                              (["info", "-"], "/dev/urandom")] {
+            let m = measure(args, stdinFrom: stdin, cwd: dir)
+            XCTAssertEqual(m.status, 1, "\(args): \(m.stderr)")
+            XCTAssertTrue(m.stderr.contains("not a PNG or JPEG file"), m.stderr)
+            within(m, mib: 64, seconds: 1)
+        }
+        // Endless data behind a valid signature stops at the budget, not at the end.
+        let endless = CLI.sh("(printf '\\211PNG\\r\\n\\032\\n'; cat /dev/zero) | \"$IMGSCALE\" fill --size 8x8 --max-memory 32M - -o o.png", cwd: dir)
+        XCTAssertEqual(endless.status, 1)
+        XCTAssertTrue(endless.stderr.contains("larger than the memory budget of 32 MiB"), endless.stderr)
+        XCTAssertEqual(CLI.files(dir), ["huge.bin"])
+    }
+
+    func testFifoInputWorksLikeAFile() {
+        let dir = CLI.tempDir()
+        let r = CLI.sh("mkfifo in.jpg && (cat '\(CLI.testImages)/scene-640x427.jpg' > in.jpg &) && \"$IMGSCALE\" fill --size 32x32 in.jpg -o out.png", cwd: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(CLI.size(dir + "/out.png"), "32x32")
+    }
+
+    func testAllocationFailureFailsOneInputNotTheBatch() throws {
+        try XCTSkipIf(HostileInputTests.sanitized, "SKIPPED under sanitizers: their shadow memory needs more address space than the ulimit")
+        let dir = CLI.tempDir()
+        // 8000x8000 gray, stored uncompressed (64 MB): converting it holds about 260 MB,
+        // inside the budget but not inside what a 400 MB address-space limit leaves.
+        let big = Crafted.png(width: 8000, height: 8000, rows: 8000)
+        _ = FileManager.default.createFile(atPath: dir + "/big.png", contents: Data(big))
+        let r = CLI.sh("ulimit -v 400000; \"$IMGSCALE\" convert --out-dir out big.png '\(CLI.testImages)/two-colour-8x8.png'", cwd: dir)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("imgscale: big.png: cannot allocate"), r.stderr)
+        XCTAssertEqual(CLI.files(dir + "/out"), ["two-colour-8x8.png"])
+    }
+}
