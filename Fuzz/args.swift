@@ -6,7 +6,7 @@ import ImageScaler
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzArgs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
-    let argv = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    let argv = bytes.split(separator: 0, omittingEmptySubsequences: false).map { FileName.decode($0) }
     // --files-from is left out: it would read whatever path the input names.
     let table = Commands.all.first { $0.name == "fill" }!.options.filter { $0.long != "files-from" }
     guard let args = try? ArgumentParser(options: table).parse(argv) else { return 0 }
@@ -17,10 +17,13 @@ public func fuzzArgs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             _ = try? ValueParser.int(v, option: key, range: 0...100)
             _ = try? ValueParser.choice(v, option: key, as: Gravity.self)
             _ = RGBColor(hex: v)
+            _ = try? ValueParser.byteSize(v, option: key)
+            _ = try? ValueParser.choice(v, option: key, as: FailOn.self)
+            _ = FileName.display(v)
         }
     }
     if let operation = try? Commands.fillOperation(args) {
-        _ = try? BatchPlanner(args: args, operation: operation).jobs()
+        _ = try? BatchPlanner(args: args, operation: operation, limit: 1 << 20).jobs()
         if case .fill(let size, let from, let origin, let gravity) = operation {
             _ = try? ImageScaler.plan(source: Size(width: 640, height: 427), target: size, from: from, origin: origin, gravity: gravity)
         }

@@ -8,7 +8,7 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let options = DecodeOptions(maxPixels: 1 << 20)
     if let info = try? JPEGCodec.info(bytes), let exif = info.exif {
         _ = ExifReader.orientation(in: exif)
-        _ = ExifEditor.forUprightOutput(exif)
+        _ = ExifEditor.forUprightOutput(exif, size: Size(width: 70000, height: 3))
     }
     _ = try? JPEGCodec.decode(bytes, options: options)
     // Small regions: restart-interval cuts of the compressed data, then libjpeg on them.
@@ -23,6 +23,10 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let fill = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
         _ = try? fill.render(bytes, as: .jpeg, decode: options)
     }
+    // Damage decoded through instead of refused: libjpeg's recovery paths.
+    var tolerant = options
+    tolerant.failOn = .none
+    _ = try? ImageOperation.fill(Size(width: 9, height: 9), from: nil, origin: .topLeft, gravity: .centre).render(bytes, as: .png, decode: tolerant)
     var settings = RenderSettings()
     settings.keepMetadata = true
     var srgb = options

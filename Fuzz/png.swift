@@ -22,6 +22,10 @@ func exercise(_ bytes: [UInt8]) {
     }
     let fill = ImageOperation.fill(Size(width: 7, height: 5), from: nil, origin: .topLeft, gravity: .centre)
     _ = try? fill.render(bytes, as: .png, decode: options)
+    // Damage decoded through instead of refused: partial rows, bad CRCs used.
+    var tolerant = options
+    tolerant.failOn = .none
+    _ = try? fill.render(bytes, as: .jpeg, decode: tolerant)
 }
 
 func withFixedCRCs(_ png: [UInt8]) -> [UInt8] {

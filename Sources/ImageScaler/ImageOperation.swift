@@ -187,7 +187,8 @@ public enum ImageOperation: Sendable {
             let rows = plan.window.map { Double($0.width) } ?? (Double(info.size.width) / f).rounded(.up)
             let height = plan.window.map { Double($0.height) } ?? (Double(info.size.height) / f).rounded(.up)
             let rowBytes = rows * channels
-            total += max(rowBytes * 16, Double(1 << 20))
+            // A chunk of decoded rows: 16 of a photo, one of a very wide strip.
+            total += max(rowBytes, min(rowBytes * 16, Double(4 << 20)))
             let vScale = max(plan.sampling.height / Double(plan.storedTarget.height), 1)
             let taps = min(2 * vScale.rounded(.up) + 1, height)
             let tempWidth = min(Double(plan.storedTarget.width), rows)

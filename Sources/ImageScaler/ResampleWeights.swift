@@ -56,18 +56,19 @@ struct ResampleWeights {
             return
         }
         var table = [Int32](repeating: 0, count: entries)
-        var scratch = [Double](repeating: 0, count: taps)
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: taps)
+        defer { scratch.deallocate() }
         table.withUnsafeMutableBufferPointer { t in
             for i in 0..<outSize {
-                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: &scratch, into: t.baseAddress! + i * taps)
+                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: scratch, into: t.baseAddress! + i * taps)
             }
         }
         coefficients = table
     }
 
     /// Output i's weights into `out` (`count[i]` of them); `scratch` holds `taps` doubles.
-    func weights(_ i: Int, scratch: inout [Double], into out: UnsafeMutablePointer<Int32>) {
-        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: &scratch, into: out)
+    func weights(_ i: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
+        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: scratch, into: out)
     }
 
     /// The filter's window for output i: the first source index and how many follow.
@@ -80,7 +81,7 @@ struct ResampleWeights {
         return (lo, max(hi - lo, 0))
     }
 
-    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, scratch: inout [Double],
+    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, scratch: UnsafeMutablePointer<Double>,
                                 into out: UnsafeMutablePointer<Int32>) {
         let filterScale = max(scale, 1)
         let center = start + (Double(i) + 0.5) * scale

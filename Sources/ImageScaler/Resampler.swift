@@ -30,7 +30,7 @@ public enum Resampler {
                     var k = [Int32](repeating: 0, count: w.taps)
                     k.withUnsafeMutableBufferPointer { k in
                         for x in 0..<w.outSize {
-                            w.weights(x, scratch: &scratch, into: k.baseAddress!)
+                            scratch.withUnsafeMutableBufferPointer { w.weights(x, scratch: $0.baseAddress!, into: k.baseAddress!) }
                             resample_row(src, bytes, dst + x * channels, Int32(channels), first.baseAddress! + x, count.baseAddress! + x,
                                          k.baseAddress, Int32(w.taps), 1, Int32(ResampleWeights.precisionBits))
                         }
@@ -47,7 +47,7 @@ public enum Resampler {
 
     /// One output row of the vertical pass: the `count` rows `rows` points to,
     /// weighted by `weights[at ..< at + count]`.
-    static func convolveColumn(_ rows: [UnsafePointer<UInt8>?], rowBytes: Int, count: Int,
+    static func convolveColumn(_ rows: UnsafePointer<UnsafePointer<UInt8>?>, rowBytes: Int, count: Int,
                                weights: UnsafePointer<Int32>, into out: UnsafeMutablePointer<UInt8>) {
         resample_column(rows, rowBytes, Int32(count), weights, out, Int32(ResampleWeights.precisionBits))
     }

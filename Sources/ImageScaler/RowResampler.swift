@@ -20,12 +20,14 @@ final class RowResampler {
     private let tempWidth: Int
     /// Slots in `temp`: window row r lives in slot r % ring until row r + ring arrives.
     private let ring: Int
-    private var temp: [UInt8]
-    private var rowPointers: [UnsafePointer<UInt8>?]
-    private var scratch: [UInt8]
+    // Plain allocations, not arrays: a row costs a few nanoseconds of work when the
+    // source is one pixel wide, and array access checks cost more than that.
+    private let temp: UnsafeMutablePointer<UInt8>
+    private let rowPointers: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    private let scratch: UnsafeMutablePointer<UInt8>
     /// One output row's vertical weights, when they are not tabled.
-    private var columnWeights: [Int32]
-    private var weightScratch: [Double]
+    private let columnWeights: UnsafeMutablePointer<Int32>
+    private let weightScratch: UnsafeMutablePointer<Double>
     private let output: UnsafeMutablePointer<UInt8>
     private var received = 0
     /// Output rows finished so far.
@@ -47,15 +49,24 @@ final class RowResampler {
         // and is made as soon as its last row arrives; windows only move down. So when
         // row r arrives, no unmade output row still needs row r - taps.
         ring = needV ? max(1, min(vertical.taps, rows.count)) : 1
-        temp = PixelBuffer.samples(count: ring * tempWidth * channels)
-        rowPointers = [UnsafePointer<UInt8>?](repeating: nil, count: ring)
-        scratch = channels == 2 || channels == 4 ? PixelBuffer.samples(count: source.width * channels) : []
-        columnWeights = needV && !vertical.isTabled ? [Int32](repeating: 0, count: vertical.taps) : []
-        weightScratch = needV && !vertical.isTabled ? [Double](repeating: 0, count: vertical.taps) : []
+        temp = .allocate(capacity: ring * tempWidth * channels)
+        rowPointers = .allocate(capacity: ring)
+        rowPointers.initialize(repeating: nil, count: ring)
+        scratch = .allocate(capacity: channels == 2 || channels == 4 ? source.width * channels : 1)
+        let lazyTaps = needV && !vertical.isTabled ? vertical.taps : 1
+        columnWeights = .allocate(capacity: lazyTaps)
+        weightScratch = .allocate(capacity: lazyTaps)
         output = .allocate(capacity: target.width * target.height * channels)
     }
 
-    deinit { output.deallocate() }
+    deinit {
+        output.deallocate()
+        temp.deallocate()
+        rowPointers.deallocate()
+        scratch.deallocate()
+        columnWeights.deallocate()
+        weightScratch.deallocate()
+    }
 
     /// Which passes change anything: a pass mapping the whole axis onto the same size
     /// is the identity and is skipped.
@@ -70,22 +81,17 @@ final class RowResampler {
     func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
         guard rows.contains(y) else { return }
         let bytes = source.width * channels
-        let out = (y - rows.lowerBound) % ring * tempWidth * channels
-        let ch = channels, horizontal = horizontal, alpha = hasAlpha
-        temp.withUnsafeMutableBufferPointer { dst in
-            scratch.withUnsafeMutableBufferPointer { row in
-                var line = pixels
-                if alpha {
-                    row.baseAddress!.update(from: pixels, count: bytes)
-                    AlphaPremultiplier.premultiply(row.baseAddress!, pixels: source.width, channels: ch)
-                    line = UnsafePointer(row.baseAddress!)
-                }
-                if let horizontal {
-                    Resampler.convolveRow(line, bytes: bytes, into: dst.baseAddress! + out, channels: ch, weights: horizontal)
-                } else {
-                    (dst.baseAddress! + out).update(from: line, count: bytes)
-                }
-            }
+        let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
+        var line = pixels
+        if hasAlpha {
+            scratch.update(from: pixels, count: bytes)
+            AlphaPremultiplier.premultiply(scratch, pixels: source.width, channels: channels)
+            line = UnsafePointer(scratch)
+        }
+        if let horizontal {
+            Resampler.convolveRow(line, bytes: bytes, into: out, channels: channels, weights: horizontal)
+        } else {
+            out.update(from: line, count: bytes)
         }
         received = y - rows.lowerBound + 1
         emitReadyRows()
@@ -116,32 +122,28 @@ final class RowResampler {
 
     /// Makes every output row whose source rows have all arrived.
     private func emitReadyRows() {
-        let rowBytes = tempWidth * channels, ring = ring
-        temp.withUnsafeBufferPointer { src in
-            while rowsDone < target.height {
-                let y = rowsDone
-                let out = output + y * rowBytes
-                if needV {
-                    let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
-                    guard first + count <= received else { return }
-                    for t in 0..<count { rowPointers[t] = src.baseAddress! + (first + t) % ring * rowBytes }
-                    if vertical.isTabled {
-                        vertical.coefficients.withUnsafeBufferPointer {
-                            Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: $0.baseAddress! + y * vertical.taps, into: out)
-                        }
-                    } else {
-                        columnWeights.withUnsafeMutableBufferPointer { k in
-                            vertical.weights(y, scratch: &weightScratch, into: k.baseAddress!)
-                            Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: k.baseAddress!, into: out)
-                        }
+        let rowBytes = tempWidth * channels
+        while rowsDone < target.height {
+            let y = rowsDone
+            let out = output + y * rowBytes
+            if needV {
+                let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
+                guard first + count <= received else { return }
+                for t in 0..<count { rowPointers[t] = UnsafePointer(temp + (first + t) % ring * rowBytes) }
+                if vertical.isTabled {
+                    vertical.coefficients.withUnsafeBufferPointer {
+                        Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: $0.baseAddress! + y * vertical.taps, into: out)
                     }
                 } else {
-                    guard y < received else { return }
-                    out.update(from: src.baseAddress! + y % ring * rowBytes, count: rowBytes)
+                    vertical.weights(y, scratch: weightScratch, into: columnWeights)
+                    Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: columnWeights, into: out)
                 }
-                if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
-                rowsDone += 1
+            } else {
+                guard y < received else { return }
+                out.update(from: temp + y % ring * rowBytes, count: rowBytes)
             }
+            if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
+            rowsDone += 1
         }
     }
 }

@@ -173,7 +173,7 @@ final class ResampleKernelTests: XCTestCase {
             var scratch = [Double](repeating: 0, count: lazy.taps)
             var k = [Int32](repeating: 0, count: lazy.taps)
             for i in 0..<outSize {
-                k.withUnsafeMutableBufferPointer { lazy.weights(i, scratch: &scratch, into: $0.baseAddress!) }
+                k.withUnsafeMutableBufferPointer { out in scratch.withUnsafeMutableBufferPointer { lazy.weights(i, scratch: $0.baseAddress!, into: out.baseAddress!) } }
                 let n = Int(lazy.count[i])
                 XCTAssertEqual(Array(k[0..<n]), Array(tabled.coefficients[i * tabled.taps ..< i * tabled.taps + n]))
             }
