@@ -44,8 +44,12 @@ enum Commands {
             usage: "imgscale fill --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G] INPUT... (-o OUTPUT | --out-dir DIR)",
             examples: ["imgscale fill --size 256x256 photo.jpg -o thumb.jpg",
                        "imgscale fill --size 128x128 --from 362,449,260,160 photo.jpg -o face.png",
-                       "imgscale fill --size=200x200 -j2 --out-dir thumbs --name '{stem}_{w}x{h}.jpg' *.jpg"],
-            details: "--from limits the source to a rect (clipped to the image) before the aspect fill.",
+                       "imgscale fill --size=200x200 -j2 --out-dir thumbs --name '{stem}_{w}x{h}.jpg' *.jpg",
+                       "imgscale fill --size 256x256 --fail-on none damaged.jpg -o thumb.jpg"],
+            details: """
+            --from limits the source to a rect (clipped to the image) before the aspect fill.
+            {dir} in --name is the input's directory as given; outputs must stay inside --out-dir.
+            """,
             options: [OptionSpec("size", value: "WxH", "target size (required)"),
                       OptionSpec("from", value: "X,Y,W,H", "fill from this part of the image only"),
                       originOption, gravityOption] + outputOptions,
