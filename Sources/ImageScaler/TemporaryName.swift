@@ -36,9 +36,10 @@ enum TemporaryName {
         defer { closedir(handle) }
         var stale: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                FileName.decode(raw.prefix { $0 != 0 })
-            }
+            // d_name is read in place: glibc sizes each record to its name, so copying
+            // the field's declared 256 bytes would read past a short record.
+            let raw = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = FileName.decode(UnsafeRawBufferPointer(start: raw, count: strlen(raw.assumingMemoryBound(to: CChar.self))))
             guard name.hasPrefix(prefix + host + "-"), name.hasSuffix(suffix) else { continue }
             let middle = name.dropFirst(prefix.count + host.count + 1).dropLast(suffix.count)
             guard let dash = middle.firstIndex(of: "-"), let pid = Int32(middle[..<dash]) else { continue }

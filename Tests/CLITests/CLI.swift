@@ -29,26 +29,12 @@ struct CLI {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = args
-        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
+        let input = Pipe()
         p.standardInput = input
-        try! p.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        final class Box: @unchecked Sendable { var data = Data() }
-        let errBox = Box()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let errData = errBox.data
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return collect(p, cwd: cwd) {
+            if let stdin { input.fileHandleForWriting.write(stdin) }
+            try? input.fileHandleForWriting.close()
+        }
     }
 
     /// Runs a bash script as a user would type it, with $IMGSCALE the built binary: for
@@ -59,12 +45,19 @@ struct CLI {
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", script]
         p.environment = ProcessInfo.processInfo.environment.merging(["IMGSCALE": binary, "LC_ALL": "C"]) { $1 }
+        p.standardInput = FileHandle.nullDevice
+        return collect(p, cwd: cwd) {}
+    }
+
+    /// Starts `p`, runs `started` (to feed stdin), and gathers its output and status.
+    private static func collect(_ p: Process, cwd: String?, started: () -> Void) -> Result {
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        p.standardInput = FileHandle.nullDevice
         try! p.run()
+        started()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         final class Box: @unchecked Sendable { var data = Data() }
         let errBox = Box()
         let group = DispatchGroup()
