@@ -12,7 +12,8 @@ final class CommandTests: XCTestCase {
         // Content decides the input format: a PNG named .jpg simply works.
         try! FileManager.default.copyItem(atPath: png, toPath: dir + "/really-png.jpg")
         XCTAssertEqual(CLI.run(["convert", dir + "/really-png.jpg", "-o", dir + "/c.png"]).status, 0)
-        XCTAssertEqual(CLI.bytes(dir + "/c.png"), CLI.bytes(dir + "/c.png"))
+        XCTAssertEqual(CLI.run(["convert", png, "-o", dir + "/c-from-png.png"]).status, 0)
+        XCTAssertEqual(CLI.bytes(dir + "/c.png"), CLI.bytes(dir + "/c-from-png.png"))
         // Deterministic: the same bytes every time.
         XCTAssertEqual(CLI.run(["convert", png, "-o", dir + "/d.jpg"]).status, 0)
         XCTAssertEqual(CLI.run(["convert", png, "-o", dir + "/e.jpg"]).status, 0)
@@ -25,14 +26,12 @@ final class CommandTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: dir + "/text.png", contents: "hello\n".data(using: .utf8))
         let full = CLI.bytes(CLI.testImages + "/scene-640x427.jpg")!
         _ = FileManager.default.createFile(atPath: dir + "/cut.jpg", contents: full.prefix(full.count / 2))
-        let expectations = [("empty.png", "empty file"), ("text.png", "not a PNG or JPEG"),
-                            ("cut.jpg", "Premature end of JPEG file"), ("missing.png", "No such file or directory")]
+        let expectations = [("empty.png", "empty file"), ("text.png", "not a PNG or JPEG file (unrecognised signature)"),
+                            ("cut.jpg", "invalid JPEG: Premature end of JPEG file"), ("missing.png", "No such file or directory")]
         for (name, reason) in expectations {
             let r = CLI.run(["convert", dir + "/" + name, "-o", dir + "/out-" + name + ".png"])
             XCTAssertEqual(r.status, 1, name)
-            XCTAssertEqual(r.stderr, "imgscale: \(dir)/\(name): " + r.stderr.components(separatedBy: ": ").dropFirst(2).joined(separator: ": "))
-            XCTAssertTrue(r.stderr.contains(reason), "\(name): \(r.stderr)")
-            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1)
+            XCTAssertEqual(r.stderr, "imgscale: \(dir)/\(name): \(reason)\n")
         }
         XCTAssertEqual(CLI.files(dir).filter { $0.hasPrefix("out-") || $0.contains("imgscale-") }, [])
     }
