@@ -63,7 +63,7 @@ struct ArgumentParser {
                 let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
                 let inline = body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
                 guard let spec = options.first(where: { $0.long == name }) else {
-                    throw UsageError(message: "unknown option '--\(name)'")
+                    throw UsageError(message: "unknown option '--\(name)'" + Suggestion.hint(name, among: options.map(\.long), prefix: "--"))
                 }
                 try take(spec, inline: inline)
             } else if arg.hasPrefix("-") && arg.count > 1 {

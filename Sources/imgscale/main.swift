@@ -41,7 +41,7 @@ func main(_ argv: [String]) -> Int32 {
         break
     }
     guard let command = Commands.all.first(where: { $0.name == first }) else {
-        Console.err("imgscale: unknown command '\(first)'")
+        Console.err("imgscale: unknown command '\(FileName.display(first))'" + Suggestion.hint(first, among: Commands.all.map(\.name)))
         Console.err(topUsage)
         return 2
     }
