@@ -21,5 +21,5 @@ let package = Package(
         .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample"]),
         .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

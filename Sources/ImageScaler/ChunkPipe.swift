@@ -3,8 +3,8 @@ import Dispatch
 /// A bounded queue of decoded row chunks from a decoding thread to a resampling and
 /// encoding thread. Chunks are copied in, so the decoder can reuse its buffer at once;
 /// at most `capacity` chunks wait, which bounds memory when the consumer falls behind.
-final class ChunkPipe: @unchecked Sendable {
-    enum Item {
+final class ChunkPipe: Sendable {
+    enum Item: Sendable {
         case begin(DecodedRegion)
         case rows(firstRow: Int, count: Int, bytesPerRow: Int, pixels: [UInt8])
     }

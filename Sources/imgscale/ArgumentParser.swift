@@ -1,6 +1,6 @@
 /// One option a command accepts. `value` names the argument (shown in help) or is nil
 /// for a flag that takes none.
-struct OptionSpec {
+struct OptionSpec: Sendable {
     let long: String
     let short: Character?
     let value: String?

@@ -6,7 +6,7 @@ import ImageScaler
 
 /// Runs jobs on `workers` threads, each decoding one image at a time so memory stays
 /// bounded by the worker count. A failed input is reported and the batch goes on.
-final class BatchRunner: @unchecked Sendable {
+final class BatchRunner: Sendable {
     struct Counts { var ok = 0, failed = 0, skipped = 0 }
 
     let jobs: [Job]

@@ -1,13 +1,13 @@
 /// One subcommand: its help text and option table, and what runs it. `run` returns the
 /// exit status (0 success, 1 an input failed) or throws `UsageError` (status 2).
-struct CommandSpec {
+struct CommandSpec: Sendable {
     let name: String
     let summary: String
     let usage: String
     let examples: [String]
     let details: String
     let options: [OptionSpec]
-    let run: (ParsedArguments) throws -> Int32
+    let run: @Sendable (ParsedArguments) throws -> Int32
 
     var help: String {
         var lines = ["usage: \(usage)", "", summary]

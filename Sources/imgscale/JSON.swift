@@ -23,7 +23,7 @@ struct JSON {
     mutating func add(path key: String, _ path: String) {
         add(key, path)
         let bytes = FileName.bytes(path)
-        if String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) == nil {
+        if String(validatingCString: bytes.map { CChar(bitPattern: $0) } + [0]) == nil {
             add(key + "_hex", bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
         }
     }

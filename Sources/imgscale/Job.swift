@@ -3,7 +3,7 @@ import ImageScaler
 /// One input, one plan, one output: the unit the batch runner schedules. Paths are
 /// `FileName` strings. With no `format` (an output name without an image extension,
 /// or `-o -`), the output takes the input's own format, as mogrify does.
-struct Job {
+struct Job: Sendable {
     let input: String
     let output: String
     let format: ImageFormat?

@@ -110,7 +110,8 @@ final class OutputSafetyTests: XCTestCase {
         dead.waitUntilExit()
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, 255)
-        let host = String(String(cString: buffer).unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "." }.prefix(40).map(Character.init))
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let host = String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "." }.prefix(40).map(Character.init))
         let stale = ".imgscale-\(host)-\(dead.processIdentifier)-1.tmp"
         let live = ".imgscale-\(host)-1-1.tmp"
         _ = FileManager.default.createFile(atPath: dir + "/" + stale, contents: Data("half".utf8))
