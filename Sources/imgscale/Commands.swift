@@ -228,8 +228,9 @@ enum Commands {
         }
         defer { if let fd = reportFD, fd != 1 { close(fd) } }
         let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)
-        return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"),
-                           progress: progress, quiet: args.has("quiet"), report: reportFD, reportPath: args.value("report")).run()
+        let reporter = BatchReporter(total: jobs.count, progress: progress, quiet: args.has("quiet"), report: reportFD,
+                                     reportPath: args.value("report"))
+        return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), reporter: reporter).run()
     }
 
     static func runPlan(_ args: ParsedArguments) throws -> Int32 {
