@@ -1,4 +1,4 @@
-import ImageScaler
+@testable import ImageScaler
 
 /// libFuzzer target: the JPEG decode path including EXIF parsing, shrink-on-load,
 /// region decoding, orientation and re-encoding. Bad input must only ever throw.

@@ -16,8 +16,8 @@ public struct DecodeOptions: Sendable {
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
     public var toSRGB: Bool = false
     /// May use a second core: a JPEG region whose restart intervals allow it is decoded
-    /// in two halves at once. The pixels are the same; use it when cores are idle.
-    public var parallel: Bool = false
+    /// in two halves at once. The pixels are the same. Set by `RenderSettings.threads`.
+    var parallel: Bool = false
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels

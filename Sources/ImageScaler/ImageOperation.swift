@@ -62,7 +62,7 @@ public enum ImageOperation: Sendable {
 
     /// Decodes, applies and encodes: the whole job from input bytes to output bytes.
     /// When the result needs no turning, the encoder takes rows as soon as the
-    /// resampler makes them; with `concurrent`, on a second thread, so that a single
+    /// resampler makes them; with `threads` > 1, on a second thread, so that a single
     /// large image keeps two cores busy (decoding one, encoding on the other). The
     /// bytes are the same either way. With `carryProfile`, an input ICC profile that
     /// fits the output's colour space is embedded unchanged.
@@ -74,9 +74,9 @@ public enum ImageOperation: Sendable {
         let streaming = (info.channels == 1 || info.channels == 3) && !isPadded && !(encode.palette && format == .png)
         try MemoryBudget.check(try memoryNeeded(for: info, dataBytes: data.count, autoOrient: settings.autoOrient, streaming: streaming),
                                budget: decode.maxMemory)
-        let autoOrient = settings.autoOrient, concurrent = settings.concurrent
+        let autoOrient = settings.autoOrient, concurrent = settings.threads > 1
         var decode = decode
-        decode.parallel = decode.parallel || concurrent
+        decode.parallel = concurrent && settings.splitRegions
         var options = encode
         if settings.keepMetadata {
             let size = try outputSize(for: info, autoOrient: settings.autoOrient)

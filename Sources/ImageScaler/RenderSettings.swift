@@ -8,8 +8,13 @@ public struct RenderSettings: Sendable {
     public var carryProfile = true
     /// Copy EXIF (orientation reset to 1, thumbnail dropped) and XMP into the output.
     public var keepMetadata = false
-    /// Encode on a second thread while decoding.
-    public var concurrent = false
+    /// Threads one image may use. With 2 or more, decoding runs ahead on a second
+    /// core while this one resamples and encodes, and a JPEG region with restart markers
+    /// is decoded in two halves at once. The bytes are the same at any count.
+    public var threads = 1
+    /// With `threads` > 1, whether a JPEG region may be split; tests turn it off to hold
+    /// the decode-ahead alone to the same bytes.
+    var splitRegions = true
 
     public init() {}
 }

@@ -214,7 +214,8 @@ enum Commands {
         let jobs = try BatchPlanner(args: args, operation: operation, limit: settings.decode.maxMemory).jobs()
         try checkExactSize(operation, jobs: jobs, maxPixels: settings.decode.maxPixels)
         warnAboutUnusedOptions(args, jobs: jobs)
-        settings.render.concurrent = min(workers, jobs.count) < cores
+        // A core no worker uses goes to the single images: decode-ahead, split JPEG regions.
+        settings.render.threads = min(workers, jobs.count) < cores ? 2 : 1
         var reportFD: Int32? = nil
         if let report = args.value("report") {
             try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: jobs.map(\.output))

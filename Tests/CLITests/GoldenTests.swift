@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import ImageScaler
+@testable import ImageScaler
 
 /// Every case of TestImages/goldens/cases.tsv, through the library and through the
 /// CLI, compared with the stored golden at tolerance 0. The resampler is fixed point,
@@ -40,11 +40,43 @@ final class GoldenTests: XCTestCase {
         }
     }
 
+    /// The library's `render`, the entry point the CLI runs, with one thread, with two
+    /// (decode ahead, split JPEG regions) and with two but no split: the same bytes
+    /// every way, whatever the machine's core count.
     func testGoldensThroughTheLibrary() throws {
         for c in Self.cases() {
             let data = try ImageFile.read(CLI.testImages + "/" + c.input)
-            let (image, _) = try operation(c.args).perform(on: data)
-            try check(c.name, actual: image, via: "library")
+            let outputs = try Self.threadings.map { try operation(c.args).render(data, as: .png, settings: $0).bytes }
+            XCTAssertEqual(Set(outputs).count, 1, "\(c.name): the same bytes at any thread count")
+            try check(c.name, actual: try ImageCodec.decode(outputs[0]).0, via: "library")
+        }
+    }
+
+    /// One thread; two; two without splitting JPEG regions.
+    static let threadings: [RenderSettings] = [(1, true), (2, true), (2, false)].map { threads, split in
+        var s = RenderSettings()
+        s.threads = threads
+        s.splitRegions = split
+        return s
+    }
+
+    /// The restart-marker JPEGs, where two threads split the region in halves: JPEG and
+    /// PNG outputs of several shapes are the same bytes with one thread or two.
+    func testRestartJPEGsGiveTheSameBytesAtAnyThreadCount() throws {
+        let operations: [ImageOperation] = [
+            .fill(Size(width: 64, height: 64), from: nil, origin: .topLeft, gravity: .centre),
+            .fill(Size(width: 300, height: 100), from: nil, origin: .topLeft, gravity: .north),
+            .fit(Size(width: 200, height: 200)),
+            .crop(Rect(x: 10, y: 100, width: 300, height: 200), origin: .topLeft),
+        ]
+        for name in ["restart-420-4mcu-630x427", "restart-422-row-640x427", "restart-444-wrap-640x427", "restart-gray-4mcu-640x427"] {
+            let data = try ImageFile.read(CLI.testImages + "/\(name).jpg")
+            for op in operations {
+                for format in [ImageFormat.jpeg, .png] {
+                    let outputs = try Self.threadings.map { try op.render(data, as: format, settings: $0).bytes }
+                    XCTAssertEqual(Set(outputs).count, 1, "\(name) \(op) \(format)")
+                }
+            }
         }
     }
 
