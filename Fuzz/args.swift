@@ -25,7 +25,7 @@ public func fuzzArgs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if let operation = try? Commands.fillOperation(args) {
         _ = try? BatchPlanner(args: args, operation: operation, limit: 1 << 20).jobs()
         if case .fill(let size, let from, let origin, let gravity) = operation {
-            _ = try? ImageScaler.plan(source: Size(width: 640, height: 427), target: size, from: from, origin: origin, gravity: gravity)
+            _ = try? Scaling.plan(source: Size(width: 640, height: 427), target: size, from: from, origin: origin, gravity: gravity)
         }
     }
     return 0

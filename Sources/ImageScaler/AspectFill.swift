@@ -16,16 +16,16 @@
 ///   crop. It is not shrunk back: covering every source pixel the exact crop touches
 ///   keeps the result centred and never stretches more than that fraction of a pixel,
 ///   where the recipe's fallback to the whole rect stretched the whole picture.
-public enum AspectFill {
+enum AspectFill {
     /// The largest target side accepted (2^24): with image sides below 2^31, every
     /// product below stays far inside 64 bits.
-    public static let maxSide = 1 << 24
+    static let maxSide = 1 << 24
 
     static func valid(_ target: Size) -> Bool {
         target.width > 0 && target.height > 0 && target.width <= maxSide && target.height <= maxSide
     }
 
-    public static func rect(in region: Rect, filling target: Size, gravity: Gravity = .centre) throws -> Rect {
+    static func rect(in region: Rect, filling target: Size, gravity: Gravity = .centre) throws -> Rect {
         guard valid(target) else { throw GeometryError.badTarget(target) }
         let (x, y, w, h) = (region.x, region.y, region.width, region.height)
         let (W, H) = (target.width, target.height)
@@ -47,7 +47,7 @@ public enum AspectFill {
 
     /// The from-rect clipped to the image, as `CGImage.cropping(to:)` does, after
     /// converting it from `origin` to top-left coordinates.
-    public static func clip(_ rect: Rect, origin: CoordinateOrigin, to image: Size) throws -> Rect {
+    static func clip(_ rect: Rect, origin: CoordinateOrigin, to image: Size) throws -> Rect {
         let topLeft = rect.flipped(from: origin, imageHeight: image.height)
         guard let clipped = topLeft.intersection(Rect(size: image)) else {
             throw GeometryError.emptyIntersection(rect, origin, image)
@@ -57,7 +57,7 @@ public enum AspectFill {
 
     /// The size that fits inside `box` with `source`'s aspect ratio, one side exact and
     /// the other rounded to nearest (at least 1).
-    public static func fitSize(_ source: Size, in box: Size) throws -> Size {
+    static func fitSize(_ source: Size, in box: Size) throws -> Size {
         guard valid(box) else { throw GeometryError.badTarget(box) }
         let (w, h, W, H) = (source.width, source.height, box.width, box.height)
         if w * H > W * h {

@@ -7,6 +7,8 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case jpeg(String)
     case tooManyPixels(Size, limit: Int)
     case badDimensions(Size)
+    /// A codec's warning, fatal under `FailOn.warning`.
+    case warning(String)
     /// Decoding and processing would need about `needed` bytes, over the budget.
     case overBudget(needed: Int, budget: Int)
     /// The system refused memory the budget allowed (`ulimit -v`, a cgroup).
@@ -19,10 +21,11 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case .png(let message): return "invalid PNG: \(message)"
         case .jpeg(let message): return "invalid JPEG: \(message)"
         case .tooManyPixels(let size, let limit):
-            return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit) (raise it with --max-pixels)"
+            return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"
+        case .warning(let text): return text
         case .overBudget(let needed, let budget):
-            return "would need about \(MemoryBudget.describe(needed)), over the memory budget of \(MemoryBudget.describe(budget)) (raise it with --max-memory)"
+            return "would need about \(MemoryBudget.describe(needed)), over the memory budget of \(MemoryBudget.describe(budget))"
         case .outOfMemory(let bytes):
             return "cannot allocate the \(MemoryBudget.describe(bytes)) it needs (out of memory)"
         }

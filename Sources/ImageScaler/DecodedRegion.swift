@@ -1,7 +1,7 @@
 /// What a streaming decode will deliver, announced before the first row: the part of
 /// the (shrunk) stored image being decoded, in its pixel coordinates, and the channels
 /// of each row (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA).
-public struct DecodedRegion: Equatable, Sendable {
-    public let rect: Rect
-    public let channels: Int
+struct DecodedRegion: Equatable, Sendable {
+    let rect: Rect
+    let channels: Int
 }

@@ -13,7 +13,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
         case .badTarget(let size):
             return "target size \(size) must be positive and at most \(AspectFill.maxSide) per side"
         case .outputTooLarge(let size, let limit):
-            return "output would be \(size) = \(size.width * size.height) pixels, over the limit of \(limit) (raise it with --max-pixels)"
+            return "output would be \(size) = \(size.width * size.height) pixels, over the limit of \(limit)"
         case .outputTooLargeForFormat(let size, let format):
             return "output would be \(size), but \(format.rawValue.uppercased()) allows at most \(format.maxSide) pixels per side"
         }

@@ -23,11 +23,11 @@ public enum ImageOperation: Sendable {
     public func apply(_ image: PixelBuffer) throws -> PixelBuffer {
         switch self {
         case .fill(let size, let from, let origin, let gravity):
-            return try ImageScaler.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity)
+            return try Scaling.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity)
         case .crop(let rect, let origin):
-            return try ImageScaler.crop(image, to: rect, origin: origin)
+            return try Scaling.crop(image, to: rect, origin: origin)
         case .fit(let size, _):
-            return padded(try ImageScaler.scaleToFit(image, in: size))
+            return padded(try Scaling.scaleToFit(image, in: size))
         case .convert:
             return image
         }
@@ -293,7 +293,7 @@ public enum ImageOperation: Sendable {
         var options = decode
         options.shrink = 1
         let (part, at, decoded) = try JPEGCodec.decode(data, options: options, region: window)
-        let kept = try ImageScaler.crop(part, to: Rect(x: stored.x - at.x, y: stored.y - at.y, width: stored.width, height: stored.height))
+        let kept = try Scaling.crop(part, to: Rect(x: stored.x - at.x, y: stored.y - at.y, width: stored.width, height: stored.height))
         return (Orienter.upright(kept, orientation), decoded)
     }
 
@@ -308,7 +308,7 @@ public enum ImageOperation: Sendable {
         let size = autoOrient ? info.uprightSize : info.size
         switch self {
         case .fill(let target, let from, let origin, let gravity):
-            return (try ImageScaler.plan(source: size, target: target, from: from, origin: origin, gravity: gravity), target)
+            return (try Scaling.plan(source: size, target: target, from: from, origin: origin, gravity: gravity), target)
         case .fit(let box, _):
             return (Rect(size: size), try AspectFill.fitSize(size, in: box))
         case .crop, .convert:

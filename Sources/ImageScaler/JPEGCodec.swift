@@ -51,7 +51,7 @@ public enum JPEGCodec {
     /// hands over rows 16 at a time, never holding the whole image.
     /// With `options.parallel`, a region of a file with usable restart markers is decoded
     /// in two halves at once; the rows delivered are the same.
-    public static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
+    static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
         guard let asked = region else { return try decodeRows(data, cut: nil, shrink: shrink, options: options, region: nil, begin: begin, rows: rows) }
@@ -237,7 +237,7 @@ public enum JPEGCodec {
             var first = ShimMessage()
             let tolerated = first.with { cjpeg_reader_tolerated(reader, $0, $1) }
             if tolerated > 0 {
-                info.warnings.append("damaged JPEG decoded anyway (--fail-on \(options.failOn.rawValue)): \(first.text)"
+                info.warnings.append("damaged JPEG decoded anyway (fail-on \(options.failOn.rawValue)): \(first.text)"
                                      + (tolerated > 1 ? " and \(tolerated - 1) more warning\(tolerated > 2 ? "s" : "")" : ""))
             }
             return info

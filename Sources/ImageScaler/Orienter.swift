@@ -1,7 +1,7 @@
 /// Turns stored pixels upright according to an EXIF orientation, so every later step
 /// (from-rects, origins, plans) works in the upright image's coordinates.
-public enum Orienter {
-    public static func upright(_ image: PixelBuffer, _ orientation: Orientation) -> PixelBuffer {
+enum Orienter {
+    static func upright(_ image: PixelBuffer, _ orientation: Orientation) -> PixelBuffer {
         if orientation == .up { return image }
         let (w, h, ch) = (image.width, image.height, image.channels)
         let outW = orientation.swapsAxes ? h : w

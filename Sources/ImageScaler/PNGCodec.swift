@@ -31,7 +31,7 @@ public enum PNGCodec {
     /// The streaming form of `decode`: rows are handed over 16 at a time, so a
     /// non-interlaced image is never held whole. Adam7 interlacing needs every pass
     /// before any row is final, so those images are decoded whole and then handed over.
-    public static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(),
+    static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(),
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try withReader(data, tolerateCRC: options.failOn.tolerates(.error)) { reader, raw, message in
             var info = makeInfo(raw)
@@ -46,13 +46,13 @@ public enum PNGCodec {
             func convert(_ p: UnsafeMutableBufferPointer<UInt8>, rows count: Int) {
                 colour?.convert(p.baseAddress!, into: p.baseAddress!, pixels: count * width)
             }
-            /// A read failure ends the decode, unless --fail-on tolerates its kind:
+            /// A read failure ends the decode, unless `failOn` tolerates its kind:
             /// then what was decoded stands and the rest stays zero (black, or
             /// transparent with alpha), with a warning saying so.
             func judge(_ status: Int32, rowsDone: Int) throws {
                 let damage: FailOn = status == -2 ? .truncated : .error
                 guard options.failOn.tolerates(damage) else { throw DecodeError.png(message.text) }
-                info.warnings.append("damaged PNG decoded anyway (--fail-on \(options.failOn.rawValue)): \(message.text); "
+                info.warnings.append("damaged PNG decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); "
                                      + (rowsDone < height ? "\(rowsDone) of \(height) rows decoded, the rest left black" : "all rows decoded"))
             }
             try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
@@ -107,14 +107,14 @@ public enum PNGCodec {
         }
     }
 
-    /// libpng's warnings fail the decode under --fail-on warning, else are reported.
+    /// libpng's warnings fail the decode under `FailOn.warning`, else are reported.
     private static func checkWarnings(_ reader: OpaquePointer, _ options: DecodeOptions, _ info: inout ImageInfo) throws {
         var first = ShimMessage()
         let count = first.with { cpng_reader_warnings(reader, $0, $1) }
         guard count > 0 else { return }
         let text = first.text + (count > 1 ? " and \(count - 1) more warning\(count > 2 ? "s" : "")" : "")
         guard options.failOn.tolerates(.warning) else {
-            throw DecodeError.png("libpng warning: \(text) (--fail-on error accepts it)")
+            throw DecodeError.warning("libpng warning: \(text)")
         }
         info.warnings.append("libpng warning: \(text)")
     }

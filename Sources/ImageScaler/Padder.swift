@@ -1,8 +1,8 @@
 /// Letterboxes an image: centres it on a `box`-sized canvas of an opaque background
 /// colour. When the image does not divide evenly, the extra pixel goes right/bottom.
 /// Gray stays gray on a gray background; otherwise the result is RGB (RGBA with alpha).
-public enum Padder {
-    public static func pad(_ image: PixelBuffer, to box: Size, background: RGBColor) -> PixelBuffer {
+enum Padder {
+    static func pad(_ image: PixelBuffer, to box: Size, background: RGBColor) -> PixelBuffer {
         if image.size == box { return image }
         let gray = image.isGray && background.isGray
         let outChannels = (gray ? 1 : 3) + (image.hasAlpha ? 1 : 0)

@@ -8,8 +8,8 @@ import CResample
 /// The horizontal pass runs first over only the rows the vertical pass reads; a pass
 /// that changes nothing is skipped, and a full-image 1:1 resample is the identity.
 /// `RowResampler` holds the passes; this is its whole-image front.
-public enum Resampler {
-    public static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size) -> PixelBuffer {
+enum Resampler {
+    static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size) -> PixelBuffer {
         if RowResampler.passes(source: image.size, rect: rect, target: size) == (false, false) { return image }
         let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size)
         image.pixels.withUnsafeBufferPointer { src in

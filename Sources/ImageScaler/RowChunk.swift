@@ -1,9 +1,9 @@
 /// A run of decoded rows handed to a streaming consumer, top to bottom. `pixels` holds
 /// `count` rows of `bytesPerRow` bytes in the layout of `PixelBuffer` (straight alpha);
 /// it is valid only during the call. `firstRow` counts from the top of the decoded region.
-public struct RowChunk {
-    public let firstRow: Int
-    public let count: Int
-    public let bytesPerRow: Int
-    public let pixels: UnsafePointer<UInt8>
+struct RowChunk {
+    let firstRow: Int
+    let count: Int
+    let bytesPerRow: Int
+    let pixels: UnsafePointer<UInt8>
 }

@@ -5,7 +5,7 @@ import CPNGShim
 /// encoder can start while later rows are still being made. Rows are in the layout of
 /// `PixelBuffer` with `channels` channels; for JPEG, alpha is flattened onto
 /// `options.background` row by row. Deterministic: no timestamps.
-public final class RowEncoder {
+final class RowEncoder {
     private enum Writer {
         case png(OpaquePointer)
         case jpeg(OpaquePointer)
@@ -19,7 +19,7 @@ public final class RowEncoder {
     private var scratch: [UInt8] = []
 
     /// With `palette` (RGBA entries, PNG only), rows are one-byte palette indices.
-    public init(format: ImageFormat, width: Int, height: Int, channels: Int, options: EncodeOptions,
+    init(format: ImageFormat, width: Int, height: Int, channels: Int, options: EncodeOptions,
                 palette: [UInt8]? = nil) throws {
         self.width = width
         self.channels = channels
@@ -76,7 +76,7 @@ public final class RowEncoder {
     }
 
     /// Encodes the next `count` rows, `bytesPerRow` apart.
-    public func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
+    func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
         var message = ShimMessage()
         switch writer {
         case .png(let w):
@@ -103,7 +103,7 @@ public final class RowEncoder {
     }
 
     /// Ends the file and returns its bytes.
-    public func finish() throws -> [UInt8] {
+    func finish() throws -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         var message = ShimMessage()
@@ -125,7 +125,7 @@ public final class RowEncoder {
 
     /// Encodes a whole buffer. With `options.palette`, a PNG whose pixels use at most
     /// 256 colours is written as an 8-bit palette image (tRNS carrying any alpha).
-    public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions) throws -> [UInt8] {
+    static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions) throws -> [UInt8] {
         if format == .png, options.palette, let (palette, indices) = Palettizer.palettize(image) {
             let encoder = try RowEncoder(format: .png, width: image.width, height: image.height, channels: 1,
                                          options: options, palette: palette)

@@ -2,8 +2,8 @@
 /// 1/2, 1/4 or 1/8 size for a fraction of the work, but its DCT scaling is a box
 /// filter and aliases. So the largest factor is taken that still leaves the triangle
 /// filter at least a 2x reduction on both axes to smooth it out.
-public enum ShrinkOnLoad {
-    public static func factor(sampling region: Size, into target: Size) -> Int {
+enum ShrinkOnLoad {
+    static func factor(sampling region: Size, into target: Size) -> Int {
         for factor in [8, 4, 2] where region.width >= 2 * factor * target.width && region.height >= 2 * factor * target.height {
             return factor
         }
@@ -12,14 +12,14 @@ public enum ShrinkOnLoad {
 
     /// Pixels at the edge of a cropped decode that may differ from a whole decode:
     /// libjpeg's fancy upsampling has no neighbour beyond the crop edge there.
-    public static let cropSlack = 2
+    static let cropSlack = 2
 
     /// The integral rows and columns of an image of size `image` to decode for
     /// resampling `rect` to `target`: the rect widened by the filter's reach (its support,
     /// `max(scale, 1)` source pixels, plus one for the window's rounding) and by
     /// `cropSlack`, clipped to the image. Decoding only this gives the same output as
     /// decoding everything.
-    public static func window(of rect: SamplingRect, into target: Size, within image: Size) -> Rect {
+    static func window(of rect: SamplingRect, into target: Size, within image: Size) -> Rect {
         let reachX = (max(rect.width / Double(target.width), 1)).rounded(.up) + 1 + Double(cropSlack)
         let reachY = (max(rect.height / Double(target.height), 1)).rounded(.up) + 1 + Double(cropSlack)
         let x0 = max(0, Int((rect.x - reachX).rounded(.down)))

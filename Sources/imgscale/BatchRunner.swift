@@ -59,7 +59,7 @@ final class BatchRunner: Sendable {
             let (size, warnings) = try JobProcessor.run(job, settings)
             return .init(job: job, status: .ok, size: size, warnings: warnings, milliseconds: ms())
         } catch {
-            return .init(job: job, status: .failed, error: "\(error)", milliseconds: ms())
+            return .init(job: job, status: .failed, error: ErrorText.describe(error), milliseconds: ms())
         }
     }
 

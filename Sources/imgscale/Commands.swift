@@ -244,7 +244,7 @@ enum Commands {
         }
         guard case .fill(let size, let from, let origin, let gravity) = try fillOperation(args) else { return 2 }
         do {
-            let rect = try ImageScaler.plan(source: source, target: size, from: from, origin: origin, gravity: gravity)
+            let rect = try Scaling.plan(source: source, target: size, from: from, origin: origin, gravity: gravity)
             let scale = Double(rect.width) / Double(size.width)
             Console.out("source \(source), target \(size), scale \(format(scale, digits: 4))")
             Console.out(rect.description)
@@ -285,7 +285,7 @@ enum Commands {
                 options.maxMemory = budget
                 images.append(try ImageCodec.decode(try ImageFile.readImage(path, limit: budget), options: options).0)
             } catch {
-                Console.err("imgscale: \(FileName.display(path)): \(error)")
+                Console.err("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
                 return 2
             }
         }
@@ -316,7 +316,7 @@ enum Commands {
             do {
                 try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: expected, actual: actual, tolerance: tolerance), as: .png), to: path)
             } catch {
-                Console.err("imgscale: \(FileName.display(path)): \(error)")
+                Console.err("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
                 return 2
             }
         }
@@ -374,7 +374,7 @@ enum Commands {
                     Console.out(line)
                 }
             } catch {
-                Console.err("imgscale: \(FileName.display(path)): \(error)")
+                Console.err("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
                 status = 1
             }
         }

@@ -32,7 +32,7 @@ final class GeometryTests: XCTestCase {
     func testTwentyFiveShapePairings() throws {
         for (i, (name, source)) in Self.sources.enumerated() {
             for (j, target) in Self.targets.enumerated() {
-                let rect = try ImageScaler.plan(source: source, target: target)
+                let rect = try Scaling.plan(source: source, target: target)
                 XCTAssertEqual(rect, Self.expected[i][j], "\(name) \(source) into \(target)")
                 XCTAssertNotNil(rect.intersection(Rect(size: source)))
                 XCTAssertEqual(rect.intersection(Rect(size: source)), rect, "stays inside the image")
@@ -43,30 +43,30 @@ final class GeometryTests: XCTestCase {
     func testTheRecipeDefectCaseIsNotStretched() throws {
         // A 1:2 source into a 1:4 box: the recipe's rect outgrew the source and it fell
         // back to the whole image. The right answer keeps the height and crops the width.
-        XCTAssertEqual(try ImageScaler.plan(source: Size(width: 100, height: 200), target: Size(width: 50, height: 200)),
+        XCTAssertEqual(try Scaling.plan(source: Size(width: 100, height: 200), target: Size(width: 50, height: 200)),
                        Rect(x: 25, y: 0, width: 50, height: 200))
-        XCTAssertEqual(try ImageScaler.plan(source: Size(width: 200, height: 100), target: Size(width: 200, height: 50)),
+        XCTAssertEqual(try Scaling.plan(source: Size(width: 200, height: 100), target: Size(width: 200, height: 50)),
                        Rect(x: 0, y: 25, width: 200, height: 50))
     }
 
     func testRecipeFromRectExample() throws {
         let image = Size(width: 1000, height: 800)
         let from = Rect(x: 362, y: 449, width: 260, height: 160)
-        XCTAssertEqual(try ImageScaler.plan(source: image, target: Size(width: 100, height: 100), from: from),
+        XCTAssertEqual(try Scaling.plan(source: image, target: Size(width: 100, height: 100), from: from),
                        Rect(x: 412, y: 449, width: 160, height: 160))
         // The same rect measured from the bottom-left corner: y' = 800 - 449 - 160 = 191.
-        XCTAssertEqual(try ImageScaler.plan(source: image, target: Size(width: 100, height: 100), from: from, origin: .bottomLeft),
+        XCTAssertEqual(try Scaling.plan(source: image, target: Size(width: 100, height: 100), from: from, origin: .bottomLeft),
                        Rect(x: 412, y: 191, width: 160, height: 160))
     }
 
     func testFromRectPartlyOutsideIsClipped() throws {
         let image = Size(width: 400, height: 300)
         let from = Rect(x: 300, y: 200, width: 200, height: 200)
-        XCTAssertEqual(try ImageScaler.plan(source: image, target: Size(width: 50, height: 50), from: from),
+        XCTAssertEqual(try Scaling.plan(source: image, target: Size(width: 50, height: 50), from: from),
                        Rect(x: 300, y: 200, width: 100, height: 100))
-        XCTAssertEqual(try ImageScaler.plan(source: image, target: Size(width: 100, height: 50), from: from),
+        XCTAssertEqual(try Scaling.plan(source: image, target: Size(width: 100, height: 50), from: from),
                        Rect(x: 300, y: 225, width: 100, height: 50))
-        XCTAssertEqual(try ImageScaler.plan(source: image, target: Size(width: 10, height: 10), from: Rect(x: -50, y: -50, width: 100, height: 100)),
+        XCTAssertEqual(try Scaling.plan(source: image, target: Size(width: 10, height: 10), from: Rect(x: -50, y: -50, width: 100, height: 100)),
                        Rect(x: 0, y: 0, width: 50, height: 50))
         // Bottom-left: the rect's bottom 40 rows stand below the image and are cut.
         XCTAssertEqual(try AspectFill.clip(Rect(x: 0, y: -40, width: 100, height: 100), origin: .bottomLeft, to: image),
@@ -74,7 +74,7 @@ final class GeometryTests: XCTestCase {
     }
 
     func testEmptyIntersectionNamesRectAndImage() {
-        XCTAssertThrowsError(try ImageScaler.plan(source: Size(width: 400, height: 300), target: Size(width: 10, height: 10),
+        XCTAssertThrowsError(try Scaling.plan(source: Size(width: 400, height: 300), target: Size(width: 10, height: 10),
                                                   from: Rect(x: 500, y: 500, width: 10, height: 10))) {
             XCTAssertEqual("\($0)", "rect 500,500,10,10 (top-left) does not overlap the 400x300 image")
         }
@@ -92,13 +92,13 @@ final class GeometryTests: XCTestCase {
 
     func testGravity() throws {
         let land = Size(width: 400, height: 300), port = Size(width: 300, height: 400), sq = Size(width: 50, height: 50)
-        XCTAssertEqual(try ImageScaler.plan(source: land, target: sq, gravity: .west), Rect(x: 0, y: 0, width: 300, height: 300))
-        XCTAssertEqual(try ImageScaler.plan(source: land, target: sq, gravity: .northwest), Rect(x: 0, y: 0, width: 300, height: 300))
-        XCTAssertEqual(try ImageScaler.plan(source: land, target: sq, gravity: .east), Rect(x: 100, y: 0, width: 300, height: 300))
-        XCTAssertEqual(try ImageScaler.plan(source: land, target: sq, gravity: .north), Rect(x: 50, y: 0, width: 300, height: 300))
-        XCTAssertEqual(try ImageScaler.plan(source: port, target: sq, gravity: .north), Rect(x: 0, y: 0, width: 300, height: 300))
-        XCTAssertEqual(try ImageScaler.plan(source: port, target: sq, gravity: .south), Rect(x: 0, y: 100, width: 300, height: 300))
-        XCTAssertEqual(try ImageScaler.plan(source: port, target: sq, gravity: .southeast), Rect(x: 0, y: 100, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, gravity: .west), Rect(x: 0, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, gravity: .northwest), Rect(x: 0, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, gravity: .east), Rect(x: 100, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, gravity: .north), Rect(x: 50, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: port, target: sq, gravity: .north), Rect(x: 0, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: port, target: sq, gravity: .south), Rect(x: 0, y: 100, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: port, target: sq, gravity: .southeast), Rect(x: 0, y: 100, width: 300, height: 300))
     }
 
     func testPlanSweepStaysInsideAndKeepsAspect() throws {
@@ -106,7 +106,7 @@ final class GeometryTests: XCTestCase {
             for h in stride(from: 1, through: 60, by: 5) {
                 for W in [1, 3, 16, 50] {
                     for H in [1, 2, 9, 50] {
-                        let r = try ImageScaler.plan(source: Size(width: w, height: h), target: Size(width: W, height: H))
+                        let r = try Scaling.plan(source: Size(width: w, height: h), target: Size(width: W, height: H))
                         XCTAssertEqual(r.intersection(Rect(x: 0, y: 0, width: w, height: h)), r)
                         // Either the full width or the full height is kept.
                         XCTAssertTrue(r.width == w || r.height == h)

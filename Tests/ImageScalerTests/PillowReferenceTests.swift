@@ -55,7 +55,7 @@ final class PillowReferenceTests: XCTestCase {
     func testFillRectsFromThePlan() throws {
         let image = try Fixtures.image("scene-640x427.png")
         for size in [Size(width: 256, height: 256), Size(width: 50, height: 200), Size(width: 300, height: 20)] {
-            let rect = try ImageScaler.plan(source: image.size, target: size)
+            let rect = try Scaling.plan(source: image.size, target: size)
             try check("scene-640x427.png", SamplingRect(rect), size)
         }
     }

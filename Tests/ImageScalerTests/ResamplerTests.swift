@@ -29,7 +29,7 @@ final class ResamplerTests: XCTestCase {
             let part = Rect(x: 3, y: 2, width: image.width - 5, height: image.height - 4)
             let opaque = image.hasAlpha ? Flattener.flatten(image, onto: .white) : image
             XCTAssertEqual(Resampler.resample(opaque, from: SamplingRect(part), to: part.size),
-                           try ImageScaler.crop(opaque, to: part), name)
+                           try Scaling.crop(opaque, to: part), name)
         }
     }
 
@@ -99,7 +99,7 @@ final class ResamplerTests: XCTestCase {
         let image = try Fixtures.image("gradient-rgb-odd-37x23.png")
         for w in 1...30 {
             for h in [1, 5, 23, 40] {
-                let out = try ImageScaler.scaleToFill(image, in: Size(width: w, height: h))
+                let out = try Scaling.scaleToFill(image, in: Size(width: w, height: h))
                 XCTAssertEqual(out.size, Size(width: w, height: h))
             }
         }

@@ -20,7 +20,7 @@ final class ShrinkOnLoadTests: XCTestCase {
                 let operation = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
                 let (fast, info) = try operation.perform(on: data)
                 let full = Orienter.upright(try JPEGCodec.decode(data).0, info.orientation)
-                let reference = try ImageScaler.scaleToFill(full, in: size)
+                let reference = try Scaling.scaleToFill(full, in: size)
                 let psnr = ImageDifference(fast, reference).psnr
                 print("shrink-on-load \(name) \(size): PSNR \(psnr) dB")
                 XCTAssertGreaterThanOrEqual(psnr, 40, "\(name) \(size): \(psnr) dB")
@@ -32,7 +32,7 @@ final class ShrinkOnLoadTests: XCTestCase {
         // An odd-sized JPEG in every orientation: shrink-on-load must land on the same
         // content as a full decode, whichever axes the orientation reverses.
         let base = try Fixtures.image("scene-640x427.png")
-        let odd = try ImageScaler.crop(base, to: Rect(x: 0, y: 0, width: 613, height: 419))
+        let odd = try Scaling.crop(base, to: Rect(x: 0, y: 0, width: 613, height: 419))
         let jpeg = try JPEGCodec.encode(odd, quality: 95)
         for orientation in Orientation.allCases {
             let stored = Orienter.upright(odd, inverse(orientation))
@@ -131,7 +131,7 @@ final class RegionDecodeTests: XCTestCase {
                 for origin in [CoordinateOrigin.topLeft, .bottomLeft] {
                     let op = ImageOperation.crop(rect, origin: origin)
                     let (got, _) = try op.perform(on: data)
-                    let expected = try ImageScaler.crop(upright, to: rect, origin: origin)
+                    let expected = try Scaling.crop(upright, to: rect, origin: origin)
                     XCTAssertEqual(got, expected, "\(file.split(separator: "/").last!) \(rect) \(origin)")
                 }
             }
@@ -163,8 +163,8 @@ final class RegionDecodeTests: XCTestCase {
         let innerH = origin.height - top - (origin.maxY == whole.height ? 0 : k)
         guard innerW > 0, innerH > 0 else { return nil }
         let interior = Rect(x: left, y: top, width: innerW, height: innerH)
-        guard let got = try? ImageScaler.crop(part, to: interior),
-              let expected = try? ImageScaler.crop(whole, to: Rect(x: origin.x + left, y: origin.y + top, width: innerW, height: innerH))
+        guard let got = try? Scaling.crop(part, to: interior),
+              let expected = try? Scaling.crop(whole, to: Rect(x: origin.x + left, y: origin.y + top, width: innerW, height: innerH))
         else { return "interior \(interior) out of bounds" }
         guard got != expected else { return nil }
         let d = ImageDifference(got, expected)

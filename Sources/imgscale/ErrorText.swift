@@ -1,0 +1,18 @@
+import ImageScaler
+
+/// The line a failed input gets: the library's own description, plus the option that
+/// lifts a limit when one was hit (the library does not know the CLI's flags).
+enum ErrorText {
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodeError.tooManyPixels, GeometryError.outputTooLarge:
+            return "\(error) (raise it with --max-pixels)"
+        case DecodeError.overBudget:
+            return "\(error) (raise it with --max-memory)"
+        case DecodeError.warning:
+            return "\(error) (--fail-on error accepts it)"
+        default:
+            return "\(error)"
+        }
+    }
+}
