@@ -5,7 +5,7 @@ public struct EncodeOptions: Sendable {
     public var compression: Int = 6
     public var background: RGBColor = .white
     public var progressive: Bool = false
-    public var subsampling: Int = 420
+    public var subsampling: ChromaSubsampling = .s420
     /// Write PNGs of at most 256 colours as palette images.
     public var palette: Bool = false
     /// An ICC profile to embed unchanged, or nil for none.

@@ -67,7 +67,7 @@ public enum ImageOperation: Sendable {
     /// bytes are the same either way. With `carryProfile`, an input ICC profile that
     /// fits the output's colour space is embedded unchanged.
     public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
-                       encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> (bytes: [UInt8], size: Size, info: ImageInfo) {
+                       encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> RenderResult {
         let info = try ImageCodec.info(data)
         try decode.check(info.size)
         try checkOutput(for: info, autoOrient: settings.autoOrient, limit: decode.maxPixels, format: format)
@@ -96,13 +96,13 @@ public enum ImageOperation: Sendable {
               let plan = try streamPlan(for: info, autoOrient: autoOrient), plan.orientation == .up else {
             let (image, decoded) = try perform(on: data, info: info, decode: decode, autoOrient: autoOrient)
             let final = image.droppingOpaqueAlpha()
-            return (try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), final.size, decoded)
+            return RenderResult(bytes: try RowEncoder.encode(final, as: format, options: withProfile(final.channels)), size: final.size, info: decoded)
         }
         options = withProfile(info.channels)
         let writer = ResampledRowWriter(format: format, target: plan.target, options: options)
         if !concurrent {
             let (_, decoded) = try stream(data, plan, decode: decode) { try writer.drain($0) }
-            return (try writer.finish(), plan.target, decoded)
+            return RenderResult(bytes: try writer.finish(), size: plan.target, info: decoded)
         }
         // Two threads: this one resamples and encodes what the other decodes.
         let pipe = ChunkPipe(capacity: 8)
@@ -141,7 +141,7 @@ public enum ImageOperation: Sendable {
         producer.wait()
         if let producerError, !(producerError is CancellationError) { throw producerError }
         if let consumerError { throw consumerError }
-        return (try writer.finish(), plan.target, decoded)
+        return RenderResult(bytes: try writer.finish(), size: plan.target, info: decoded)
     }
 
     /// The size of the result, from the header alone.
@@ -152,6 +152,17 @@ public enum ImageOperation: Sendable {
         case .fit(let box, let pad): return pad != nil ? box : try AspectFill.fitSize(source, in: box)
         case .crop(let rect, let origin): return try AspectFill.clip(rect, origin: origin, to: source).size
         case .convert: return source
+        }
+    }
+
+    /// `render` off the caller's thread: the work runs on a Dispatch worker, so a server's
+    /// cooperative thread pool is never blocked by decoding.
+    public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
+                       encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) async throws -> RenderResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.render(data, as: format, decode: decode, encode: encode, settings: settings) })
+            }
         }
     }
 

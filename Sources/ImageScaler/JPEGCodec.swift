@@ -278,14 +278,14 @@ public enum JPEGCodec {
         if let p = raw.xmp, raw.xmp_length > 0 {
             xmp = Array(UnsafeBufferPointer(start: p, count: Int(raw.xmp_length)))
         }
-        let model: String
+        let model: ColorModel
         switch Int(raw.color) {
-        case Int(CJPEG_COLOR_GRAY): model = "gray"
-        case Int(CJPEG_COLOR_CMYK): model = "cmyk"
-        default: model = "rgb"
+        case Int(CJPEG_COLOR_GRAY): model = .gray
+        case Int(CJPEG_COLOR_CMYK): model = .cmyk
+        default: model = .rgb
         }
         return ImageInfo(format: .jpeg, size: Size(width: Int(raw.width), height: Int(raw.height)),
-                         channels: model == "gray" ? 1 : 3, bitDepth: 8, colorModel: model,
+                         channels: model == .gray ? 1 : 3, bitDepth: 8, colorModel: model,
                          orientation: orientation, interlaced: raw.progressive != 0, iccProfile: icc, exif: exif,
                          xmp: xmp, textCount: Int(raw.comments),
                          workingBytes: Int(clamping: raw.coefficient_bytes), warnings: warnings)
@@ -294,7 +294,7 @@ public enum JPEGCodec {
     /// Encodes at `quality` 1-100 with optimised Huffman tables; alpha is flattened
     /// onto white (use `RowEncoder` with `EncodeOptions.background` for another colour).
     public static func encode(_ image: PixelBuffer, quality: Int = 85, progressive: Bool = false,
-                              subsampling: Int = 420, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
+                              subsampling: ChromaSubsampling = .s420, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
         var options = EncodeOptions()
         options.quality = quality
         options.progressive = progressive

@@ -130,7 +130,7 @@ public enum PNGCodec {
     }
 
     private static func makeInfo(_ raw: cpng_info) -> ImageInfo {
-        let models = [0: "gray", 2: "rgb", 3: "palette", 4: "gray+alpha", 6: "rgba"]
+        let models: [Int: ColorModel] = [0: .gray, 2: .rgb, 3: .palette, 4: .grayAlpha, 6: .rgba]
         var icc: [UInt8]? = nil
         if let p = raw.icc, raw.icc_length > 0 {
             icc = Array(UnsafeBufferPointer(start: p, count: Int(raw.icc_length)))
@@ -143,7 +143,7 @@ public enum PNGCodec {
         // and libvips ignore it by default too.
         return ImageInfo(format: .png, size: Size(width: Int(raw.width), height: Int(raw.height)),
                          channels: Int(raw.channels), bitDepth: Int(raw.bit_depth),
-                         colorModel: models[Int(raw.color_type)] ?? "unknown",
+                         colorModel: models[Int(raw.color_type)] ?? .unknown,
                          orientation: .up, interlaced: raw.interlaced != 0, iccProfile: icc,
                          exif: bytes(raw.exif, raw.exif_length), xmp: bytes(raw.xmp, raw.xmp_length),
                          textCount: Int(raw.texts), workingBytes: workingBytes(raw))

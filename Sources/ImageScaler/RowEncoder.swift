@@ -51,7 +51,7 @@ final class RowEncoder {
             let flatChannels = channels == 2 || channels == 4 ? Flattener.channels(flattening: channels, onto: options.background) : channels
             outChannels = flatChannels
             var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality), progressive: options.progressive ? 1 : 0,
-                                                   subsampling: Int32(options.subsampling))
+                                                   subsampling: options.subsampling.code)
             let w = icc.withUnsafeBufferPointer { i in
                 exif.withUnsafeBufferPointer { e in
                     xmp.withUnsafeBufferPointer { x in

@@ -195,8 +195,8 @@ enum Commands {
         settings.encode.palette = args.has("palette")
         settings.encode.progressive = args.has("progressive")
         if let s = args.value("subsampling") {
-            guard ["444", "422", "420"].contains(s) else { throw UsageError(message: "--subsampling must be 444, 422 or 420, not '\(s)'") }
-            settings.encode.subsampling = Int(s)!
+            guard let value = ChromaSubsampling(rawValue: s) else { throw UsageError(message: "--subsampling must be 444, 422 or 420, not '\(s)'") }
+            settings.encode.subsampling = value
         }
         if let m = args.value("max-pixels") { settings.decode.maxPixels = try ValueParser.int(m, option: "max-pixels", range: 0...Int.max) }
         settings.decode.maxMemory = try maxMemory(args)
@@ -353,7 +353,7 @@ enum Commands {
                     j.add("height", info.size.height)
                     j.add("channels", info.channels)
                     j.add("bit_depth", info.bitDepth)
-                    j.add("color", info.colorModel)
+                    j.add("color", info.colorModel.rawValue)
                     j.add("orientation", info.orientation.rawValue)
                     j.add("upright_width", upright.width)
                     j.add("upright_height", upright.height)
@@ -365,7 +365,7 @@ enum Commands {
                     j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
                     Console.out(j.text)
                 } else {
-                    var line = "\(FileName.display(path)): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel)), \(info.bitDepth)-bit"
+                    var line = "\(FileName.display(path)): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
                     if info.format == .jpeg {
                         line += ", orientation \(info.orientation.rawValue)"
                         if info.orientation != .up { line += " (upright \(upright))" }

@@ -7,9 +7,9 @@ enum JobProcessor {
     static func run(_ job: Job, _ settings: JobSettings) throws -> (Size, [String]) {
         let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
         let format = job.format ?? ImageFormat.sniff(data)!
-        let (bytes, size, info) = try settings.operation.render(data, as: format, decode: settings.decode,
-                                                               encode: settings.encode, settings: settings.render)
-        try ImageFile.write(bytes, to: job.output)
-        return (size, info.warnings)
+        let result = try settings.operation.render(data, as: format, decode: settings.decode,
+                                                   encode: settings.encode, settings: settings.render)
+        try ImageFile.write(result.bytes, to: job.output)
+        return (result.size, result.info.warnings)
     }
 }

@@ -52,6 +52,21 @@ final class GoldenTests: XCTestCase {
         }
     }
 
+    /// The async variant, as a server would call it, gives the same bytes.
+    func testAsyncRenderGivesTheSameBytes() async throws {
+        let data = try ImageFile.read(CLI.testImages + "/scene-640x427.jpg")
+        let fill = ImageOperation.fill(Size(width: 96, height: 64), from: nil, origin: .topLeft, gravity: .centre)
+        let direct = try Self.renderNow(fill, data)
+        let awaited: RenderResult = try await fill.render(data, as: .jpeg)
+        XCTAssertEqual(direct.bytes, awaited.bytes)
+        XCTAssertEqual(awaited.size, Size(width: 96, height: 64))
+    }
+
+    /// The synchronous overload, which an async context would not pick.
+    static func renderNow(_ op: ImageOperation, _ data: [UInt8]) throws -> RenderResult {
+        try op.render(data, as: .jpeg)
+    }
+
     /// One thread; two; two without splitting JPEG regions.
     static let threadings: [RenderSettings] = [(1, true), (2, true), (2, false)].map { threads, split in
         var s = RenderSettings()

@@ -67,7 +67,7 @@ final class CodecTests: XCTestCase {
 
     func testJPEGOptionsProduceValidFiles() throws {
         let image = try Fixtures.image("gradient-rgb-64x48.png")
-        for sub in [444, 422, 420] {
+        for sub in ChromaSubsampling.allCases {
             for progressive in [false, true] {
                 let bytes = try JPEGCodec.encode(image, quality: 92, progressive: progressive, subsampling: sub)
                 let (back, info) = try ImageCodec.decode(bytes)

@@ -83,7 +83,7 @@ final class ConformanceTests: XCTestCase {
     func testCMYKComesOutCloseToTheOriginal() throws {
         let dir = try Fixtures.shared("jpeg")
         let (cmyk, info) = try ImageCodec.decode(try ImageFile.read(dir + "/cmyk.jpg"))
-        XCTAssertEqual(info.colorModel, "cmyk")
+        XCTAssertEqual(info.colorModel, .cmyk)
         let orig = try ImageCodec.decode(try ImageFile.read(dir + "/testorig.jpg")).0
         let psnr = ImageDifference(cmyk, orig).psnr
         XCTAssertGreaterThan(psnr, 25, "not inverted, colours close: \(psnr) dB")

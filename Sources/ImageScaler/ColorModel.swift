@@ -1,0 +1,10 @@
+/// The colour model a file stores its samples in, as `info` names it.
+public enum ColorModel: String, Sendable, CaseIterable {
+    case gray
+    case grayAlpha = "gray+alpha"
+    case rgb
+    case rgba
+    case palette
+    case cmyk
+    case unknown
+}
