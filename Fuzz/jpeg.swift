@@ -16,9 +16,9 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         _ = try? JPEGCodec.decode(bytes, options: options, region: region)
     }
     // Two halves decoded at once (restart-interval cuts on two threads).
-    var parallel = options
-    parallel.parallel = true
-    _ = try? JPEGCodec.decode(bytes, options: parallel, region: Rect(x: 3, y: 0, width: 60, height: 64))
+    if let decoder = try? JPEGDecoder(bytes) {
+        _ = try? RenderExecutor.collect(decoder, region: Rect(x: 3, y: 0, width: 60, height: 64), shrink: 1, options: options, split: true)
+    }
     for size in [Size(width: 3, height: 9), Size(width: 40, height: 30)] {
         let fill = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
         _ = try? fill.render(bytes, as: .jpeg, decode: options)

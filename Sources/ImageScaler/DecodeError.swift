@@ -7,6 +7,8 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case jpeg(String)
     case tooManyPixels(Size, limit: Int)
     case badDimensions(Size)
+    /// The two halves of a split decode did not fit together (a decoder bug, not data).
+    case inconsistentHalves
     /// A codec's warning, fatal under `FailOn.warning`.
     case warning(String)
     /// Decoding and processing would need about `needed` bytes, over the budget.
@@ -24,6 +26,7 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
             return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"
         case .warning(let text): return text
+        case .inconsistentHalves: return "the two halves of a split decode disagree"
         case .overBudget(let needed, let budget):
             return "would need about \(MemoryBudget.describe(needed)), over the memory budget of \(MemoryBudget.describe(budget))"
         case .outOfMemory(let bytes):

@@ -15,9 +15,6 @@ public struct DecodeOptions: Sendable {
     public var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
     public var toSRGB: Bool = false
-    /// May use a second core: a JPEG region whose restart intervals allow it is decoded
-    /// in two halves at once. The pixels are the same. Set by `RenderSettings.threads`.
-    var parallel: Bool = false
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels

@@ -2,11 +2,14 @@
 public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case png(String)
     case jpeg(String)
+    /// The rows ran out before the image was complete (the decoder stopped early).
+    case incomplete(rows: Int, of: Int)
 
     public var description: String {
         switch self {
         case .png(let message): return "PNG encoding failed: \(message)"
         case .jpeg(let message): return "JPEG encoding failed: \(message)"
+        case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"
         }
     }
 }

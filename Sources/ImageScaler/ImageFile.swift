@@ -21,18 +21,26 @@ public enum ImageFile {
     }
 
     /// Reads an image file: its first bytes must carry a known signature, checked before
-    /// anything else is read, so a non-image of any length is refused at once.
+    /// anything else is read, so a non-image of any length is refused at once. A regular
+    /// file is peeked at and then read into one allocation of its size (no copy).
     public static func readImage(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         try withOpenFile(path) { fd, size in
             var head = [UInt8](repeating: 0, count: 16)
-            let got = try readUpTo(fd, into: &head, count: head.count)
+            let got: Int
+            if size != nil {
+                got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+                if got < 0 { throw FileError.read(errnoText()) }
+            } else {
+                got = try readUpTo(fd, into: &head, count: head.count)
+            }
             head.removeSubrange(got...)
             if head.isEmpty { throw DecodeError.empty }
-            guard ImageFormat.sniff(head) != nil else {
-                throw DecodeError.unknownFormat
+            guard ImageFormat.sniff(head) != nil else { throw DecodeError.unknownFormat }
+            if let size {
+                if size > limit { throw FileError.tooLarge(limit: limit) }
+                return try readAll(fd, sizeHint: size, limit: limit)
             }
-            if let size, size > limit { throw FileError.tooLarge(limit: limit) }
-            return head + (try readAll(fd, sizeHint: max(0, (size ?? 0) - head.count), limit: limit - head.count))
+            return try readAll(fd, sizeHint: 0, limit: limit, prefix: head)
         }
     }
 
@@ -62,12 +70,13 @@ public enum ImageFile {
 
     /// Reads to the end of the file; a regular file's size is read in one allocation, and
     /// a file that grew while being read is still read to its end (within the limit).
-    private static func readAll(_ fd: Int32, sizeHint: Int, limit: Int) throws -> [UInt8] {
+    private static func readAll(_ fd: Int32, sizeHint: Int, limit: Int, prefix: [UInt8] = []) throws -> [UInt8] {
         // A regular file is read straight into one allocation of its size.
-        let expected = min(sizeHint, limit)
+        let expected = max(min(sizeHint, limit), prefix.count)
         var failure: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buf, count in
-            count = 0
+            _ = buf.initialize(from: prefix)
+            count = prefix.count
             while count < expected {
                 let n = Glibc.read(fd, buf.baseAddress! + count, expected - count)
                 if n < 0 && errno == EINTR { continue }

@@ -35,5 +35,34 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// The longest side the format can store: JPEG's 16-bit frame header; PNG's 31 bits.
     public var maxSide: Int { self == .jpeg ? 65535 : 0x7fff_ffff }
 
+    /// Whether the format stores palette images (`EncodeOptions.palette`).
+    public var writesPalettes: Bool { self == .png }
+
+    /// The decoder for a file that starts with this format's signature.
+    static func decoder(for data: [UInt8]) throws -> any RowDecoder {
+        if data.isEmpty { throw DecodeError.empty }
+        switch sniff(data) {
+        case .png: return try PNGDecoder(data)
+        case .jpeg: return try JPEGDecoder(data)
+        case nil: throw DecodeError.unknownFormat
+        }
+    }
+
+    /// An encoder for rows of `channels` channels.
+    func encoder(width: Int, height: Int, channels: Int, options: EncodeOptions) throws -> any RowEncoder {
+        switch self {
+        case .png: return try PNGEncoder(width: width, height: height, channels: channels, options: options)
+        case .jpeg: return try JPEGEncoder(width: width, height: height, channels: channels, options: options)
+        }
+    }
+
+    /// A whole image in this format (palette images where the format and options want them).
+    func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
+        switch self {
+        case .png: return try PNGEncoder.encode(image, options: options)
+        case .jpeg: return try JPEGEncoder.encode(image, options: options)
+        }
+    }
+
     public var fileExtension: String { self == .png ? "png" : "jpg" }
 }

@@ -1,5 +1,4 @@
 import CJPEGShim
-import Dispatch
 
 /// JPEG through libjpeg-turbo's jpeglib.h API with libjpeg's defaults (ISLOW DCT, fancy
 /// upsampling), so a full-size decode matches `djpeg` byte for byte. Gray stays one
@@ -49,10 +48,8 @@ public enum JPEGCodec {
 
     /// The streaming form of `decode(_:options:region:)`: announces the region, then
     /// hands over rows 16 at a time, never holding the whole image.
-    /// With `options.parallel`, a region of a file with usable restart markers is decoded
-    /// in two halves at once; the rows delivered are the same.
     static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
-                                  begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+                           begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
         guard let asked = region else { return try decodeRows(data, cut: nil, shrink: shrink, options: options, region: nil, begin: begin, rows: rows) }
         // No JPEG is wider or taller than 65535: a region is first cut to that much (with
@@ -68,20 +65,7 @@ public enum JPEGCodec {
             Rect(x: r.x * shrink, y: r.y * shrink, width: r.width * shrink, height: r.height * shrink)
         }
         let margin = ShrinkOnLoad.cropSlack * shrink
-        // Two halves of at least one 4:2:0 iMCU row each, or the split costs more than it
-        // saves; and the bottom half is held until the top is done, so it must stay small
-        // next to streaming's footprint: at most 4 MiB of RGB rows (a 12 MP photo shrunk
-        // 1/2 is 3.4 MiB). Larger outputs are bound by encoding anyway (measured: a
-        // 1000x1000 PNG from the street photo took 0.31 s split, 0.32 s not, +18 MiB).
         let index = RestartIntervalCut.Index(data)
-        if options.parallel, let index, region.height >= 32, region.width * (region.height / 2 + 1) * 3 <= 4 << 20 {
-            let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
-            let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)
-            if let upper = index.cut(fullSize(top), margin: margin), let lower = index.cut(fullSize(bottom), margin: margin),
-               bottom.maxY <= (lower.fullSize.height + shrink - 1) / shrink {
-                return try decodeHalves(data, upper, lower, top, bottom, shrink: shrink, options: options, begin: begin, rows: rows)
-            }
-        }
         let cut = index?.cut(fullSize(region), margin: margin)
         return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: region, begin: begin, rows: rows)
     }
@@ -97,56 +81,29 @@ public enum JPEGCodec {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// The bottom half decodes on another thread into a buffer while the top half
-    /// streams; then the buffered rows follow. Both halves are cuts with the same
-    /// columns, so they deliver the same column range.
-    private static func decodeHalves(_ data: [UInt8], _ topCut: RestartIntervalCut, _ bottomCut: RestartIntervalCut, _ top: Rect, _ bottom: Rect, shrink: Int,
-                                     options: DecodeOptions, begin: (DecodedRegion) throws -> Void,
-                                     rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        var lower = RowCollector()
-        var lowerError: Error? = nil
-        var lowerWarnings: [String] = []
-        let work = DispatchWorkItem {
-            do {
-                lowerWarnings = try decodeRows(data, cut: bottomCut, shrink: shrink, options: options, region: bottom,
-                                   begin: { lower.begin($0) }, rows: { lower.add($0) }).warnings
-            } catch {
-                lowerError = error
-            }
+    /// `region` (as in `decodeRows`) as two restart-interval cuts, top and bottom half,
+    /// that decode independently: nil unless the file's restart markers allow it and
+    /// the split is worth it. Two halves of at least one 4:2:0 iMCU row each, or the
+    /// split costs more than it saves; and the bottom half is held until the top is
+    /// done, so it must stay small next to streaming's footprint: at most 4 MiB of RGB
+    /// rows (a 12 MP photo shrunk 1/2 is 3.4 MiB). Larger outputs are bound by encoding
+    /// anyway (measured: a 1000x1000 PNG from the street photo took 0.31 s split, 0.32 s
+    /// not, +18 MiB).
+    static func halves(_ data: [UInt8], options: DecodeOptions, region asked: Rect) -> RegionHalves? {
+        let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
+        guard let region = within65536(asked), region.height >= 32, region.width * (region.height / 2 + 1) * 3 <= 4 << 20,
+              let index = RestartIntervalCut.Index(data) else { return nil }
+        func fullSize(_ r: Rect) -> Rect {
+            Rect(x: r.x * shrink, y: r.y * shrink, width: r.width * shrink, height: r.height * shrink)
         }
-        DispatchQueue.global().async(execute: work)
-        var upper: DecodedRegion? = nil
-        var info: ImageInfo
-        do {
-            info = try decodeRows(data, cut: topCut, shrink: shrink, options: options, region: top, begin: { region in
-                upper = region
-                var whole = region.rect
-                whole.height += bottom.height
-                try begin(DecodedRegion(rect: whole, channels: region.channels))
-            }, rows: rows)
-        } catch {
-            // The other half reads `data` and `lower`: it must end first (and libdispatch
-            // allows one wait per work item).
-            work.wait()
-            throw error
-        }
-        work.wait()
-        if let lowerError { throw lowerError }
-        info.warnings += lowerWarnings.filter { !info.warnings.contains($0) }
-        let got = lower.region
-        guard let upper, got.channels == upper.channels, got.rect.x == upper.rect.x, got.rect.width == upper.rect.width,
-              got.rect.y == upper.rect.maxY, got.rect.height == bottom.height else {
-            throw DecodeError.jpeg("the two halves of a restart-interval decode disagree")
-        }
-        let bytesPerRow = got.rect.width * got.channels
-        let image = lower.image
-        try image.pixels.withUnsafeBufferPointer { pixels in
-            for y in stride(from: 0, to: got.rect.height, by: 16) {
-                try rows(RowChunk(firstRow: upper.rect.height + y, count: min(16, got.rect.height - y), bytesPerRow: bytesPerRow,
-                                  pixels: pixels.baseAddress! + y * bytesPerRow))
-            }
-        }
-        return info
+        let margin = ShrinkOnLoad.cropSlack * shrink
+        let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
+        let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)
+        guard let upper = index.cut(fullSize(top), margin: margin), let lower = index.cut(fullSize(bottom), margin: margin),
+              bottom.maxY <= (lower.fullSize.height + shrink - 1) / shrink else { return nil }
+        return RegionHalves(top: top, bottom: bottom,
+                            decodeTop: { try decodeRows(data, cut: upper, shrink: shrink, options: options, region: top, begin: $0, rows: $1) },
+                            decodeBottom: { try decodeRows(data, cut: lower, shrink: shrink, options: options, region: bottom, begin: $0, rows: $1) })
     }
 
     /// Decodes `cut` (or all of `data` when there is none) over `region`, given in the
@@ -292,7 +249,7 @@ public enum JPEGCodec {
     }
 
     /// Encodes at `quality` 1-100 with optimised Huffman tables; alpha is flattened
-    /// onto white (use `RowEncoder` with `EncodeOptions.background` for another colour).
+    /// onto white (use `ImageCodec.encode` with `EncodeOptions.background` for another colour).
     public static func encode(_ image: PixelBuffer, quality: Int = 85, progressive: Bool = false,
                               subsampling: ChromaSubsampling = .s420, iccProfile: [UInt8]? = nil) throws -> [UInt8] {
         var options = EncodeOptions()
@@ -300,6 +257,6 @@ public enum JPEGCodec {
         options.progressive = progressive
         options.subsampling = subsampling
         options.iccProfile = iccProfile
-        return try RowEncoder.encode(image, as: .jpeg, options: options)
+        return try ImageFormat.jpeg.encode(image, options: options)
     }
 }

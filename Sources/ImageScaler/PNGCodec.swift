@@ -154,6 +154,6 @@ public enum PNGCodec {
         var options = EncodeOptions()
         options.compression = compression
         options.iccProfile = iccProfile
-        return try RowEncoder.encode(image, as: .png, options: options)
+        return try ImageFormat.png.encode(image, options: options)
     }
 }

@@ -5,7 +5,7 @@ final class ResampledRowWriter {
     private let format: ImageFormat
     private let target: Size
     private let options: EncodeOptions
-    private var encoder: RowEncoder?
+    private var encoder: (any RowEncoder)?
     private var written = 0
 
     init(format: ImageFormat, target: Size, options: EncodeOptions) {
@@ -17,8 +17,7 @@ final class ResampledRowWriter {
     /// Encodes every row the resampler has finished since the last call.
     func drain(_ resampler: RowResampler) throws {
         if encoder == nil {
-            encoder = try RowEncoder(format: format, width: target.width, height: target.height,
-                                     channels: resampler.channels, options: options)
+            encoder = try format.encoder(width: target.width, height: target.height, channels: resampler.channels, options: options)
         }
         guard resampler.rowsDone > written, let encoder else { return }
         try encoder.write(resampler.outputRow(written), count: resampler.rowsDone - written,
@@ -29,8 +28,7 @@ final class ResampledRowWriter {
     /// The encoded file; every row must have been written.
     func finish() throws -> [UInt8] {
         guard let encoder, written == target.height else {
-            let message = "decoder ended before the last row"
-            throw format == .png ? EncodeError.png(message) : EncodeError.jpeg(message)
+            throw EncodeError.incomplete(rows: written, of: target.height)
         }
         return try encoder.finish()
     }

@@ -3,8 +3,9 @@
 /// filter and aliases. So the largest factor is taken that still leaves the triangle
 /// filter at least a 2x reduction on both axes to smooth it out.
 enum ShrinkOnLoad {
-    static func factor(sampling region: Size, into target: Size) -> Int {
-        for factor in [8, 4, 2] where region.width >= 2 * factor * target.width && region.height >= 2 * factor * target.height {
+    static func factor(sampling region: Size, into target: Size, allowed: [Int] = [1, 2, 4, 8]) -> Int {
+        for factor in allowed.sorted(by: >) where factor > 1 && region.width >= 2 * factor * target.width
+            && region.height >= 2 * factor * target.height {
             return factor
         }
         return 1

@@ -72,13 +72,11 @@ final class RestartIntervalCutTests: XCTestCase {
         }
     }
 
-    /// `parallel` splits a region into halves decoded at once: the same region and
-    /// bytes as one decode, for every layout, scale and a sweep of regions.
+    /// A region split into halves decoded at once (the executor's two-thread path): the
+    /// same region and bytes as one decode, for every layout, scale and a sweep of regions.
     func testParallelHalvesEqualOneDecode() throws {
         var files = Self.restartFiles.map { Fixtures.testImages + "/" + $0 }
         if let dir = try? Fixtures.shared("photos") { files.append(dir + "/street-4032x3024.jpg") }
-        var parallel = DecodeOptions()
-        parallel.parallel = true
         for file in files {
             let jpeg = try ImageFile.read(file)
             for shrink in [1, 2, 4, 8] {
@@ -87,9 +85,8 @@ final class RestartIntervalCutTests: XCTestCase {
                 for region in [Rect(x: 0, y: 0, width: w, height: h), Rect(x: w / 4, y: h / 5, width: w / 2, height: h / 2),
                                Rect(x: 1, y: h - 33, width: w - 2, height: 33), Rect(x: w - 3, y: 0, width: 3, height: 32)] {
                     guard region.y >= 0, region.height > 0, region.width > 0 else { continue }
-                    parallel.shrink = shrink
                     let one = try JPEGCodec.decode(jpeg, options: DecodeOptions(shrink: shrink), region: region)
-                    let two = try JPEGCodec.decode(jpeg, options: parallel, region: region)
+                    let two = try RenderExecutor.collect(JPEGDecoder(jpeg), region: region, shrink: shrink, options: DecodeOptions(), split: true)
                     let label = "\(file.split(separator: "/").last!) 1/\(shrink) \(region)"
                     XCTAssertEqual(one.1, two.1, label)
                     XCTAssertEqual(one.0, two.0, label)
@@ -101,22 +98,23 @@ final class RestartIntervalCutTests: XCTestCase {
     /// Damage in either half fails a parallel decode, with libjpeg's words.
     func testParallelHalvesReportDamage() throws {
         let jpeg = try data("restart-420-4mcu-630x427.jpg")
-        var parallel = DecodeOptions()
-        parallel.parallel = true
         let region = Rect(x: 0, y: 0, width: 630, height: 427)
+        func split(_ data: [UInt8]) throws {
+            _ = try RenderExecutor.collect(JPEGDecoder(data), region: region, shrink: 1, options: DecodeOptions(), split: true)
+        }
         let markers = (0..<(jpeg.count - 1)).filter { jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1]) }
         for at in [markers[markers.count / 10], markers[markers.count * 9 / 10]] {
             var broken = jpeg
             // A marker out of sequence: the cut declines, libjpeg decodes the original.
             broken[at + 1] = broken[at + 1] == 0xD7 ? 0xD0 : broken[at + 1] + 1
-            XCTAssertThrowsError(try JPEGCodec.decode(broken, options: parallel, region: region)) {
+            XCTAssertThrowsError(try split(broken)) {
                 XCTAssertTrue("\($0)".contains("RST"), "\($0)")
             }
             // Garbage inside an interval: the cut is made, and the half holding it fails.
             broken = jpeg
             for i in (at - 24)..<at where broken[i - 1] != 0xFF { broken[i] = 0x00 }
             XCTAssertNotNil(RestartIntervalCut(broken, region: Rect(x: 0, y: 0, width: 630, height: 200), margin: 0))
-            XCTAssertThrowsError(try JPEGCodec.decode(broken, options: parallel, region: region))
+            XCTAssertThrowsError(try split(broken))
             XCTAssertThrowsError(try JPEGCodec.decode(broken, options: DecodeOptions(), region: region))
         }
     }

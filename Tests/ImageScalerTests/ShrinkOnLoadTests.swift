@@ -93,19 +93,21 @@ final class RegionDecodeTests: XCTestCase {
         for name in ["scene-640x427.jpg", "restart-420-4mcu-630x427.jpg"] {
             let data = try ImageFile.read(Fixtures.testImages + "/" + name)
             for parallel in [false, true] {
-                var options = DecodeOptions(shrink: 2)
-                options.parallel = parallel
+                let decoder = try JPEGDecoder(data)
+                func decode(_ r: Rect) throws -> (PixelBuffer, Rect, ImageInfo) {
+                    try RenderExecutor.collect(decoder, region: r, shrink: 2, options: DecodeOptions(), split: parallel)
+                }
                 let (w, h) = name.hasPrefix("scene") ? (320, 214) : (315, 214)
-                let clipped = try JPEGCodec.decode(data, options: options, region: Rect(x: 10, y: 0, width: w - 10, height: 100))
-                let outside = try JPEGCodec.decode(data, options: options, region: Rect(x: 10, y: -50, width: 5000, height: 150))
+                let clipped = try decode(Rect(x: 10, y: 0, width: w - 10, height: 100))
+                let outside = try decode(Rect(x: 10, y: -50, width: 5000, height: 150))
                 XCTAssertEqual(clipped.1, outside.1, name)
                 XCTAssertEqual(clipped.0, outside.0, name)
-                let left = try JPEGCodec.decode(data, options: options, region: Rect(x: -40, y: h - 60, width: 50, height: 100))
+                let left = try decode(Rect(x: -40, y: h - 60, width: 50, height: 100))
                 XCTAssertEqual(left.1.x, 0)
                 XCTAssertEqual(left.1.maxY, h)
                 for bad in [Rect(x: w, y: 0, width: 5, height: 5), Rect(x: -9, y: -9, width: 5, height: 5), Rect(x: 3, y: 3, width: 0, height: 5),
                             Rect(x: Int.max - 1, y: Int.max - 1, width: Int.max, height: Int.max), Rect(x: Int.min, y: 0, width: 1, height: -7)] {
-                    XCTAssertThrowsError(try JPEGCodec.decode(data, options: options, region: bad), "\(name) \(bad)") {
+                    XCTAssertThrowsError(try decode(bad), "\(name) \(bad)") {
                         XCTAssertTrue($0 is GeometryError, "\($0)")
                     }
                 }

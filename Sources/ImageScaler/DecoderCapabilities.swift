@@ -1,0 +1,10 @@
+/// What a decoder can do, so that the planner asks about abilities, never about formats.
+struct DecoderCapabilities: Sendable {
+    /// Scales it decodes at directly, as divisors of the stored size (1 = full size).
+    var shrinkFactors: [Int] = [1]
+    /// Whether it can decode only a region's rows and columns; pixels within
+    /// `ShrinkOnLoad.cropSlack` of a cut edge may differ from a whole decode's.
+    var decodesRegions = false
+    /// Whether a region can be split into parts that decode at once on separate cores.
+    var splitsRegions = false
+}

@@ -1,0 +1,26 @@
+/// JPEG as a `RowDecoder`: DCT scaling at 1/2, 1/4 and 1/8, regions (rows skipped,
+/// columns cropped, restart intervals outside cut from the data) and, where restart
+/// markers allow, a region split in two cuts that decode independently.
+struct JPEGDecoder: RowDecoder {
+    let data: [UInt8]
+    let info: ImageInfo
+    let capabilities = DecoderCapabilities(shrinkFactors: [1, 2, 4, 8], decodesRegions: true, splitsRegions: true)
+
+    init(_ data: [UInt8]) throws {
+        self.data = data
+        info = try JPEGCodec.info(data)
+    }
+
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        var options = options
+        options.shrink = shrink
+        return try JPEGCodec.decodeRows(data, options: options, region: region, begin: begin, rows: rows)
+    }
+
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
+        var options = options
+        options.shrink = shrink
+        return JPEGCodec.halves(data, options: options, region: region)
+    }
+}

@@ -1,0 +1,17 @@
+/// PNG as a `RowDecoder`: the whole image at full size, rows in order (Adam7 files are
+/// decoded whole first, then handed over).
+struct PNGDecoder: RowDecoder {
+    let data: [UInt8]
+    let info: ImageInfo
+    let capabilities = DecoderCapabilities()
+
+    init(_ data: [UInt8]) throws {
+        self.data = data
+        info = try PNGCodec.info(data)
+    }
+
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try PNGCodec.decodeRows(data, options: options, begin: begin, rows: rows)
+    }
+}

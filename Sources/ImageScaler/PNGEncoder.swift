@@ -1,0 +1,61 @@
+import CPNGShim
+
+/// PNG from rows: 8-bit gray, gray+alpha, RGB or RGBA as given, zlib level
+/// `options.compression`, the ICC/EXIF/XMP blocks of `options` embedded unchanged; with a
+/// palette (RGBA entries), rows are one-byte indices and alpha goes to tRNS.
+final class PNGEncoder: RowEncoder {
+    private let writer: OpaquePointer
+
+    init(width: Int, height: Int, channels: Int, options: EncodeOptions, palette: [UInt8]? = nil) throws {
+        var message = ShimMessage()
+        let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? [], entries = palette ?? []
+        let w = icc.withUnsafeBufferPointer { i in
+            exif.withUnsafeBufferPointer { e in
+                xmp.withUnsafeBufferPointer { x in
+                    entries.withUnsafeBufferPointer { p in
+                        var metadata = cpng_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
+                                                     exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
+                                                     palette: p.baseAddress, palette_size: Int32(p.count / 4))
+                        return message.with {
+                            cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
+                                             &metadata, $0, $1)
+                        }
+                    }
+                }
+            }
+        }
+        guard let w else { throw EncodeError.png(message.text) }
+        writer = w
+    }
+
+    deinit { cpng_writer_close(writer) }
+
+    func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
+        var message = ShimMessage()
+        guard message.with({ cpng_writer_write_rows(writer, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
+            throw EncodeError.png(message.text)
+        }
+    }
+
+    func finish() throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = ShimMessage()
+        guard message.with({ cpng_writer_finish(writer, &out, &size, $0, $1) }) == 0, let bytes = out else {
+            throw EncodeError.png(message.text)
+        }
+        defer { cpng_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+
+    /// A whole buffer. With `options.palette`, an image of at most 256 colours is
+    /// written as an 8-bit palette image (tRNS carrying any alpha).
+    static func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
+        if options.palette, let (palette, indices) = Palettizer.palettize(image) {
+            let encoder = try PNGEncoder(width: image.width, height: image.height, channels: 1, options: options, palette: palette)
+            try indices.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.width) }
+            return try encoder.finish()
+        }
+        return try PNGEncoder(width: image.width, height: image.height, channels: image.channels, options: options).encode(image)
+    }
+}

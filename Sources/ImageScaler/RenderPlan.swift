@@ -1,0 +1,164 @@
+/// Everything a render will do, worked out from the header, the operation and the
+/// options alone - no pixels - so it can be tested and printed on its own. Geometry
+/// starts in the upright image's coordinates (the operation's) and is converted once,
+/// here, to the decoder's: stored orientation, shrunk by the decode factor.
+struct RenderPlan {
+    /// How the executor runs it.
+    enum Path: Equatable {
+        /// Rows flow decoder -> resampler -> encoder; nothing is held whole.
+        case stream
+        /// Rows flow decoder -> resampler; the small result is then oriented, padded,
+        /// stripped of opaque alpha or palettised, and encoded.
+        case held
+        /// No resampling (`crop`, `convert`): the image (or, for a decoder that can, the
+        /// crop's region) is decoded, cut, oriented and encoded.
+        case whole
+    }
+
+    /// A resampling step in the decoder's coordinates.
+    struct Resample: Equatable {
+        /// The source rect, in stored pixels of the image decoded at 1/`shrink`.
+        let sampling: SamplingRect
+        /// The output in stored orientation (axes swapped for EXIF 5-8).
+        let storedTarget: Size
+        /// Decode factor, one of the decoder's `shrinkFactors`.
+        let shrink: Int
+        /// The rows and columns to decode, in the shrunk image; nil = all.
+        let window: Rect?
+
+        /// The sampling rect relative to the part of the image a decoder delivers.
+        func localSampling(in region: DecodedRegion) -> SamplingRect {
+            SamplingRect(x: sampling.x - Double(region.rect.x), y: sampling.y - Double(region.rect.y),
+                         width: sampling.width, height: sampling.height)
+        }
+    }
+
+    let operation: ImageOperation
+    /// The result's size, upright (the letterbox's for `fit --pad`).
+    let output: Size
+    /// The resampled size, upright (before any letterbox).
+    let target: Size
+    let orientation: Orientation
+    let resample: Resample?
+    let path: Path
+    /// For `crop` by a decoder that decodes regions: the stored rect kept, and the
+    /// window (with `cropSlack`) to decode around it.
+    let cropRegion: (kept: Rect, window: Rect)?
+    /// About the most bytes the job holds at once (`MemoryBudget`).
+    let memory: Int
+
+    /// Plans `operation` for an input with header `info`, decoded by a decoder with
+    /// `capabilities`, written as `format` (nil: only pixels are wanted).
+    init(_ operation: ImageOperation, info: ImageInfo, capabilities: DecoderCapabilities, dataBytes: Int,
+         format: ImageFormat?, palette: Bool, autoOrient: Bool) throws {
+        self.operation = operation
+        let upright = autoOrient ? info.uprightSize : info.size
+        orientation = autoOrient ? info.orientation : .up
+        var cropRegion: (Rect, Rect)? = nil
+        switch operation {
+        case .fill(let size, let from, let origin, let gravity):
+            target = size
+            output = size
+            resample = try RenderPlan.resample(Scaling.plan(source: upright, target: size, from: from, origin: origin, gravity: gravity),
+                                               into: size, info: info, capabilities: capabilities, orientation: orientation)
+        case .fit(let box, let pad):
+            target = try AspectFill.fitSize(upright, in: box)
+            output = pad != nil ? box : target
+            resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities, orientation: orientation)
+        case .crop(let rect, let origin):
+            let clipped = try AspectFill.clip(rect, origin: origin, to: upright)
+            target = clipped.size
+            output = clipped.size
+            resample = nil
+            if capabilities.decodesRegions {
+                // Decoded over the rect plus `cropSlack`, where a cropped decode may
+                // differ from a whole one.
+                let s = orientation.storedRect(SamplingRect(clipped), stored: info.size)
+                let kept = Rect(x: Int(s.x), y: Int(s.y), width: Int(s.width), height: Int(s.height))
+                let k = ShrinkOnLoad.cropSlack
+                let x0 = max(0, kept.x - k), y0 = max(0, kept.y - k)
+                cropRegion = (kept, Rect(x: x0, y: y0, width: min(info.size.width, kept.maxX + k) - x0,
+                                         height: min(info.size.height, kept.maxY + k) - y0))
+            }
+        case .convert:
+            target = upright
+            output = upright
+            resample = nil
+        }
+        self.cropRegion = cropRegion
+        // Streaming needs a result that is final row by row: upright as stored, no
+        // letterbox, no palette, and no alpha that might turn out to be all opaque.
+        let padded: Bool
+        if case .fit(_, .some) = operation { padded = true } else { padded = false }
+        if resample == nil {
+            path = .whole
+        } else if (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
+                    && !(palette && format?.writesPalettes == true) && format != nil {
+            path = .stream
+        } else {
+            path = .held
+        }
+        memory = RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
+                                         cropWindow: cropRegion?.1, capabilities: capabilities)
+    }
+
+    /// The largest decode factor that still leaves the resampler a 2x reduction
+    /// (`ShrinkOnLoad`), and the window the filter reads, when the decoder can do them.
+    private static func resample(_ rect: Rect, into target: Size, info: ImageInfo, capabilities: DecoderCapabilities,
+                                 orientation: Orientation) -> Resample {
+        let factor = ShrinkOnLoad.factor(sampling: rect.size, into: target, allowed: capabilities.shrinkFactors)
+        // A DCT-scaling decoder maps stored x to x/factor exactly, so the plan goes to
+        // stored coordinates first and is scaled there.
+        let sampling = orientation.storedRect(SamplingRect(rect), stored: info.size).scaled(by: 1 / Double(factor))
+        let storedTarget = orientation.swapsAxes ? Size(width: target.height, height: target.width) : target
+        let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
+        let window = capabilities.decodesRegions ? ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced) : nil
+        return Resample(sampling: sampling, storedTarget: storedTarget, shrink: factor, window: window)
+    }
+
+    /// The pixel limit applies to what is made as well as to what is read, and the
+    /// output format's own limits too: a huge `--size` or a JPEG wider than 65535 is
+    /// refused before any pixel memory is allocated. Then the memory budget.
+    func check(limit: Int, format: ImageFormat?, budget: Int) throws {
+        if let format, output.width > format.maxSide || output.height > format.maxSide {
+            throw GeometryError.outputTooLargeForFormat(output, format)
+        }
+        if limit > 0, !operation.isConvert {
+            let (pixels, overflow) = output.width.multipliedReportingOverflow(by: output.height)
+            if overflow || pixels > limit { throw GeometryError.outputTooLarge(output, limit: limit) }
+        }
+        try MemoryBudget.check(memory, budget: budget)
+    }
+
+    /// About the most bytes the job holds at once, from the header alone: the file, the
+    /// decoder's own buffers, then either the resampling pipeline (a chunk of decoded
+    /// rows, the vertical filter's ring, the output and its encoding) or, for `crop`
+    /// and `convert`, the whole decoded image, its result and the encoding. Worked in
+    /// floating point: a hostile header's products must not overflow.
+    private static func memoryNeeded(info: ImageInfo, dataBytes: Int, resample: Resample?, path: Path, output: Size,
+                                     cropWindow: Rect?, capabilities: DecoderCapabilities) -> Int {
+        let channels = Double(info.channels)
+        var total = Double(dataBytes) + Double(info.workingBytes)
+        if let r = resample {
+            let f = Double(r.shrink)
+            let rows = r.window.map { Double($0.width) } ?? (Double(info.size.width) / f).rounded(.up)
+            let height = r.window.map { Double($0.height) } ?? (Double(info.size.height) / f).rounded(.up)
+            let rowBytes = rows * channels
+            // A chunk of decoded rows: 16 of a photo, one of a very wide strip.
+            total += max(rowBytes, min(rowBytes * 16, Double(4 << 20)))
+            let vScale = max(r.sampling.height / Double(r.storedTarget.height), 1)
+            let taps = min(2 * vScale.rounded(.up) + 1, height)
+            let tempWidth = min(Double(r.storedTarget.width), rows)
+            // Alpha makes premultiplied copies of a row; 4 channels bound every case.
+            total += taps * tempWidth * 4 + rowBytes
+            let target = Double(r.storedTarget.width) * Double(r.storedTarget.height) * 4
+            total += path == .stream ? 2 * target : 4 * target + Double(output.width) * Double(output.height) * 4
+        } else {
+            let window = cropWindow ?? Rect(size: info.size)
+            let pixels = info.workingBytes == 0 || cropWindow != nil ? Double(window.width) * Double(window.height)
+                                                                      : Double(info.size.width) * Double(info.size.height)
+            total += 3 * pixels * channels
+        }
+        return total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
+    }
+}

@@ -1,0 +1,32 @@
+/// A format's decoder over a file held in memory. Its header is read when it is made;
+/// then `decode` announces the part of the image it delivers (`begin`) and hands over
+/// its rows top to bottom in chunks, straight alpha, stored orientation. One type per
+/// format conforms, in the codec's own files; `ImageFormat.decoder(for:)` picks it.
+protocol RowDecoder: Sendable {
+    /// The header: size, channels, orientation, ICC, EXIF, and what a full decode holds.
+    var info: ImageInfo { get }
+    var capabilities: DecoderCapabilities { get }
+
+    /// Decodes at 1/`shrink` (one of `capabilities.shrinkFactors`), and only over
+    /// `region` (in the shrunk image's stored pixels) when given and regions are
+    /// supported. Returns the header as the decode saw it, warnings included.
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo
+
+    /// `region` as a top and a bottom part that decode independently and together give
+    /// the rows `decode` would; nil when this file cannot be split there.
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves?
+}
+
+extension RowDecoder {
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? { nil }
+}
+
+/// Two parts of a region, each decoded by its own call, for the executor to run at once.
+struct RegionHalves: Sendable {
+    typealias Decode = @Sendable ((DecodedRegion) throws -> Void, (RowChunk) throws -> Void) throws -> ImageInfo
+    let top: Rect
+    let bottom: Rect
+    let decodeTop: Decode
+    let decodeBottom: Decode
+}
