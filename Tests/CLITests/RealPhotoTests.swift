@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import ImageScaler
+@testable import ImageScaler
 
 /// Orientation, colour profiles, metadata and output options, run through the CLI.
 final class RealPhotoTests: XCTestCase {
