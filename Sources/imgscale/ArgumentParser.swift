@@ -1,16 +1,93 @@
-/// One option a command accepts. `value` names the argument (shown in help) or is nil
-/// for a flag that takes none.
+import ImageScaler
+
+/// What an option's value must be. The parser checks every value against its kind as
+/// it reads it, so a command sees typed values only and every usage error is worded
+/// from the table.
+enum OptionKind: Sendable {
+    /// Takes no value.
+    case flag
+    /// Any text: paths, templates.
+    case text
+    case int(ClosedRange<Int>)
+    /// `WxH`.
+    case size
+    /// `X,Y,W,H`.
+    case rect
+    /// One of these words (the first names of `aliases` map to the second).
+    case choice([String], aliases: [String: String] = [:])
+    /// `512M`, `2G`, bytes.
+    case bytes
+    /// `RRGGBB`.
+    case color
+    /// A number >= 0.
+    case number
+}
+
+/// A value the parser has checked.
+enum OptionValue: Sendable {
+    case none
+    case text(String)
+    case int(Int)
+    case size(Size)
+    case rect(Rect)
+    case bytes(Int)
+    case color(RGBColor)
+    case number(Double)
+}
+
+/// One option a command accepts: its name, what its value must be, and its help.
+/// `value` names the argument in help (nil for a flag).
 struct OptionSpec: Sendable {
     let long: String
     let short: Character?
     let value: String?
+    let kind: OptionKind
     let help: String
 
+    init(_ long: String, short: Character? = nil, value: String, _ kind: OptionKind, _ help: String) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.kind = kind
+        self.help = help
+    }
+
+    /// A flag (no `value`) or a free-text option.
     init(_ long: String, short: Character? = nil, value: String? = nil, _ help: String) {
         self.long = long
         self.short = short
         self.value = value
+        self.kind = value == nil ? .flag : .text
         self.help = help
+    }
+
+    /// Checks `text` against the kind; the usage error names the option.
+    func check(_ text: String) throws -> OptionValue {
+        switch kind {
+        case .flag: return .none
+        case .text: return .text(text)
+        case .int(let range): return .int(try ValueParser.int(text, option: long, range: range))
+        case .size: return .size(try ValueParser.size(text, option: long))
+        case .rect: return .rect(try ValueParser.rect(text, option: long))
+        case .bytes: return .bytes(try ValueParser.byteSize(text, option: long))
+        case .choice(let words, let aliases):
+            let word = aliases[text] ?? text
+            guard words.contains(word) else {
+                throw UsageError(message: "--\(long) must be one of \(words.joined(separator: "|")), not '\(text)'"
+                                 + Suggestion.hint(text, among: words))
+            }
+            return .text(word)
+        case .color:
+            guard let colour = RGBColor(hex: text) else {
+                throw UsageError(message: "--\(long) must be RRGGBB hex, like ffffff, not '\(text)'")
+            }
+            return .color(colour)
+        case .number:
+            guard let v = Double(text), v.isFinite, v >= 0 else {
+                throw UsageError(message: "--\(long) must be a number of \(value ?? "units") >= 0, not '\(text)'")
+            }
+            return .number(v)
+        }
     }
 }
 
@@ -19,15 +96,48 @@ struct UsageError: Error {
     let message: String
 }
 
-/// The result of parsing: option values by long name (repeatable options keep every
-/// value, in order) and the positional arguments.
+/// The result of parsing: checked option values by long name (repeatable options keep
+/// every value, in order) and the positional arguments.
 struct ParsedArguments {
     var values: [String: [String]] = [:]
+    var typed: [String: [OptionValue]] = [:]
     var positionals: [String] = []
 
     func has(_ long: String) -> Bool { values[long] != nil }
     /// The last value given, as GNU tools let a later option override an earlier one.
     func value(_ long: String) -> String? { values[long]?.last }
+
+    private func last(_ long: String) -> OptionValue? { typed[long]?.last }
+
+    func int(_ long: String) -> Int? {
+        if case .int(let v) = last(long) { return v }
+        return nil
+    }
+    func size(_ long: String) -> Size? {
+        if case .size(let v) = last(long) { return v }
+        return nil
+    }
+    func rect(_ long: String) -> Rect? {
+        if case .rect(let v) = last(long) { return v }
+        return nil
+    }
+    func bytes(_ long: String) -> Int? {
+        if case .bytes(let v) = last(long) { return v }
+        return nil
+    }
+    func color(_ long: String) -> RGBColor? {
+        if case .color(let v) = last(long) { return v }
+        return nil
+    }
+    func number(_ long: String) -> Double? {
+        if case .number(let v) = last(long) { return v }
+        return nil
+    }
+    /// A `.choice` option's word as an enum value (the table guarantees it parses).
+    func choice<T: RawRepresentable>(_ long: String, as: T.Type) -> T? where T.RawValue == String {
+        if case .text(let word) = last(long) { return T(rawValue: word) }
+        return nil
+    }
 }
 
 /// A small GNU-style parser driven by a table of `OptionSpec`s: options may stand before
@@ -43,15 +153,19 @@ struct ArgumentParser {
             if spec.value == nil {
                 if inline != nil { throw UsageError(message: "option '--\(spec.long)' takes no value") }
                 result.values[spec.long, default: []].append("")
+                result.typed[spec.long, default: []].append(.none)
                 return
             }
+            let text: String
             if let inline {
-                result.values[spec.long, default: []].append(inline)
-                return
+                text = inline
+            } else {
+                guard i + 1 < args.count else { throw UsageError(message: "option '--\(spec.long)' needs a value (\(spec.value!))") }
+                i += 1
+                text = args[i]
             }
-            guard i + 1 < args.count else { throw UsageError(message: "option '--\(spec.long)' needs a value (\(spec.value!))") }
-            i += 1
-            result.values[spec.long, default: []].append(args[i])
+            result.typed[spec.long, default: []].append(try spec.check(text))
+            result.values[spec.long, default: []].append(text)
         }
         while i < args.count {
             let arg = args[i]

@@ -21,7 +21,7 @@ struct BatchPlanner {
         }
         guard !inputs.isEmpty else { throw UsageError(message: "no input files") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "stdin ('-') can be read only once") }
-        let format = try args.value("format").map { try ValueParser.choice($0 == "jpg" ? "jpeg" : $0, option: "format", as: ImageFormat.self) }
+        let format = args.choice("format", as: ImageFormat.self)
 
         var jobs: [Job] = []
         if let output = args.value("output") {

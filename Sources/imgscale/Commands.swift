@@ -11,32 +11,32 @@ enum Commands {
         OptionSpec("output", short: "o", value: "OUTPUT", "output file for a single input ('-' for stdout)"),
         OptionSpec("out-dir", value: "DIR", "write each output into DIR (created if needed)"),
         OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} {dir} {w} {h} (default {name})"),
-        OptionSpec("format", value: "png|jpeg", "output format, replacing the name's extension"),
-        OptionSpec("quality", value: "N", "JPEG quality 1-100 (default 85)"),
-        OptionSpec("compression", value: "N", "PNG zlib level 0-9 (default 6)"),
-        OptionSpec("background", value: "RRGGBB", "colour behind alpha in JPEG output and of fit --pad (default ffffff)"),
+        OptionSpec("format", value: "png|jpeg", .choice(["png", "jpeg"], aliases: ["jpg": "jpeg"]), "output format, replacing the name's extension"),
+        OptionSpec("quality", value: "N", .int(1...100), "JPEG quality 1-100 (default 85)"),
+        OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
+        OptionSpec("background", value: "RRGGBB", .color, "colour behind alpha in JPEG output and of fit --pad (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
-        OptionSpec("subsampling", value: "444|422|420", "JPEG chroma subsampling (default 420)"),
+        OptionSpec("subsampling", value: "444|422|420", .choice(ChromaSubsampling.allCases.map(\.rawValue)), "JPEG chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
         OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
         OptionSpec("to-srgb", "convert from the input's ICC profile to sRGB and write no profile"),
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
-        OptionSpec("max-pixels", value: "N", "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
-        OptionSpec("max-memory", value: "SIZE", "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
-        OptionSpec("fail-on", value: "none|truncated|error|warning", "damage that fails an input (default warning: any); below it, decode what is there and warn"),
-        OptionSpec("jobs", short: "j", value: "N", "files processed at once (default: number of cores)"),
+        OptionSpec("max-pixels", value: "N", .int(0...Int.max), "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
+        OptionSpec("max-memory", value: "SIZE", .bytes, "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
+        OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
+        OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
         OptionSpec("if-newer", "skip inputs whose output exists and is not older"),
         OptionSpec("shard", value: "K/N", "process only the K-th of N slices of the inputs"),
         OptionSpec("report", value: "PATH", "write a JSON line per input to PATH ('-' = stdout)"),
-        OptionSpec("progress", value: "auto|always|never", "progress on stderr (default auto: only on a terminal)"),
+        OptionSpec("progress", value: "auto|always|never", .choice(["auto", "always", "never"]), "progress on stderr (default auto: only on a terminal)"),
         OptionSpec("quiet", short: "q", "no summary line"),
     ]
 
-    static let originOption = OptionSpec("origin", value: "top-left|bottom-left", "corner rect coordinates start from (default top-left)")
-    static let gravityOption = OptionSpec("gravity", value: "G", "where the crop sits: centre north south east west northeast northwest southeast southwest")
+    static let originOption = OptionSpec("origin", value: "top-left|bottom-left", .choice(CoordinateOrigin.allCases.map(\.rawValue)), "corner rect coordinates start from (default top-left)")
+    static let gravityOption = OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]), "where the crop sits: centre north south east west northeast northwest southeast southwest")
 
     static let all: [CommandSpec] = [
         CommandSpec(
@@ -50,8 +50,8 @@ enum Commands {
             --from limits the source to a rect (clipped to the image) before the aspect fill.
             {dir} in --name is the input's directory as given; outputs must stay inside --out-dir.
             """,
-            options: [OptionSpec("size", value: "WxH", "target size (required)"),
-                      OptionSpec("from", value: "X,Y,W,H", "fill from this part of the image only"),
+            options: [OptionSpec("size", value: "WxH", .size, "target size (required)"),
+                      OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
                       originOption, gravityOption] + outputOptions,
             run: { try runImages($0, operation: fillOperation($0)) }),
         CommandSpec(
@@ -60,10 +60,10 @@ enum Commands {
             examples: ["imgscale crop --rect 10,20,300,200 photo.jpg -o part.jpg",
                        "imgscale crop --rect 0,0,100,50 --origin bottom-left page.png -o footer.png"],
             details: "",
-            options: [OptionSpec("rect", value: "X,Y,W,H", "the rect to cut (required)"), originOption] + outputOptions,
+            options: [OptionSpec("rect", value: "X,Y,W,H", .rect, "the rect to cut (required)"), originOption] + outputOptions,
             run: { args in
-                guard let r = args.value("rect") else { throw UsageError(message: "crop needs --rect X,Y,W,H") }
-                return try runImages(args, operation: .crop(try ValueParser.rect(r, option: "rect"), origin: try origin(args)))
+                guard let r = args.rect("rect") else { throw UsageError(message: "crop needs --rect X,Y,W,H") }
+                return try runImages(args, operation: .crop(r, origin: origin(args)))
             }),
         CommandSpec(
             name: "fit", summary: "Scale to fit inside WxH with the aspect ratio kept; nothing is cropped.",
@@ -71,12 +71,11 @@ enum Commands {
             examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg",
                        "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png"],
             details: "",
-            options: [OptionSpec("size", value: "WxH", "the box to fit in (required)"),
+            options: [OptionSpec("size", value: "WxH", .size, "the box to fit in (required)"),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background")] + outputOptions,
             run: { args in
-                guard let s = args.value("size") else { throw UsageError(message: "fit needs --size WxH") }
-                let pad = args.has("pad") ? try background(args) : nil
-                return try runImages(args, operation: .fit(try ValueParser.size(s, option: "size"), pad: pad))
+                guard let s = args.size("size") else { throw UsageError(message: "fit needs --size WxH") }
+                return try runImages(args, operation: .fit(s, pad: args.has("pad") ? background(args) : nil))
             }),
         CommandSpec(
             name: "plan", summary: "Print the source rect fill would use, as X,Y,W,H (top-left) on the last line; no pixels are read.",
@@ -84,11 +83,11 @@ enum Commands {
             examples: ["imgscale plan --source 4032x3024 --size 256x256",
                        "imgscale plan --source 1000x800 --size 100x100 --from 362,449,260,160"],
             details: "--orientation N (EXIF 1-8) takes --source as stored; the rect is in upright coordinates.",
-            options: [OptionSpec("source", value: "WxH", "source image size (required)"),
-                      OptionSpec("size", value: "WxH", "target size (required)"),
-                      OptionSpec("from", value: "X,Y,W,H", "fill from this part of the image only"),
+            options: [OptionSpec("source", value: "WxH", .size, "source image size (required)"),
+                      OptionSpec("size", value: "WxH", .size, "target size (required)"),
+                      OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
                       originOption, gravityOption,
-                      OptionSpec("orientation", value: "N", "EXIF orientation 1-8 of the source (default 1)")],
+                      OptionSpec("orientation", value: "N", .int(1...8), "EXIF orientation 1-8 of the source (default 1)")],
             run: runPlan),
         CommandSpec(
             name: "convert", summary: "Decode and re-encode; the output format follows the output's extension.",
@@ -113,11 +112,11 @@ enum Commands {
             absolute difference over all RGBA samples. The summary line's format is stable.
             Exit status: 0 match, 1 differ (or different sizes), 2 an image cannot be read.
             """,
-            options: [OptionSpec("tolerance", value: "N", "channel difference still counted equal (default 0)"),
-                      OptionSpec("min-psnr", value: "DB", "match when PSNR >= DB, instead of the tolerance test"),
+            options: [OptionSpec("tolerance", value: "N", .int(0...255), "channel difference still counted equal (default 0)"),
+                      OptionSpec("min-psnr", value: "dB", .number, "match when PSNR >= DB, instead of the tolerance test"),
                       OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),
                       OptionSpec("diff", value: "PATH", "write a PNG showing where the images differ"),
-                      OptionSpec("max-memory", value: "SIZE", "memory each image may use (default 512M; 0 = no limit)"),
+                      OptionSpec("max-memory", value: "SIZE", .bytes, "memory each image may use (default 512M; 0 = no limit)"),
                       OptionSpec("json", "print the result as one JSON object")],
             run: runCompare),
         CommandSpec(
@@ -126,19 +125,17 @@ enum Commands {
             examples: ["imgscale info photo.jpg", "imgscale info --json *.png"],
             details: "",
             options: [OptionSpec("json", "print one JSON object per line"),
-                      OptionSpec("max-pixels", value: "N", "accepted for symmetry; info reads headers only"),
-                      OptionSpec("max-memory", value: "SIZE", "largest file read (default 512M; 0 = no limit)")],
+                      OptionSpec("max-pixels", value: "N", .int(0...Int.max), "accepted for symmetry; info reads headers only"),
+                      OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)")],
             run: runInfo),
     ]
 
-    static func origin(_ args: ParsedArguments) throws -> CoordinateOrigin {
-        try args.value("origin").map { try ValueParser.choice($0, option: "origin", as: CoordinateOrigin.self) } ?? .topLeft
+    static func origin(_ args: ParsedArguments) -> CoordinateOrigin {
+        args.choice("origin", as: CoordinateOrigin.self) ?? .topLeft
     }
 
-    static func background(_ args: ParsedArguments) throws -> RGBColor {
-        guard let b = args.value("background") else { return .white }
-        guard let colour = RGBColor(hex: b) else { throw UsageError(message: "--background must be RRGGBB hex, like ffffff, not '\(b)'") }
-        return colour
+    static func background(_ args: ParsedArguments) -> RGBColor {
+        args.color("background") ?? .white
     }
 
     /// fill and fit --pad make exactly --size: the limits it breaks follow from the
@@ -173,44 +170,34 @@ enum Commands {
     }
 
     /// `--max-memory`: 0 means no budget.
-    static func maxMemory(_ args: ParsedArguments) throws -> Int {
-        guard let text = args.value("max-memory") else { return MemoryBudget.defaultBytes }
-        let bytes = try ValueParser.byteSize(text, option: "max-memory")
+    static func maxMemory(_ args: ParsedArguments) -> Int {
+        guard let bytes = args.bytes("max-memory") else { return MemoryBudget.defaultBytes }
         return bytes == 0 ? Int.max : bytes
     }
 
     static func fillOperation(_ args: ParsedArguments) throws -> ImageOperation {
-        guard let s = args.value("size") else { throw UsageError(message: "fill needs --size WxH") }
-        let size = try ValueParser.size(s, option: "size")
-        let from = try args.value("from").map { try ValueParser.rect($0, option: "from") }
-        let gravity = try args.value("gravity").map { try ValueParser.choice($0, option: "gravity", as: Gravity.self) } ?? .centre
-        return .fill(size, from: from, origin: try origin(args), gravity: gravity)
+        guard let size = args.size("size") else { throw UsageError(message: "fill needs --size WxH") }
+        return .fill(size, from: args.rect("from"), origin: origin(args), gravity: args.choice("gravity", as: Gravity.self) ?? .centre)
     }
 
     static func runImages(_ args: ParsedArguments, operation: ImageOperation) throws -> Int32 {
         var settings = JobSettings(operation: operation)
-        if let q = args.value("quality") { settings.encode.quality = try ValueParser.int(q, option: "quality", range: 1...100) }
-        if let c = args.value("compression") { settings.encode.compression = try ValueParser.int(c, option: "compression", range: 0...9) }
-        settings.encode.background = try background(args)
+        if let q = args.int("quality") { settings.encode.quality = q }
+        if let c = args.int("compression") { settings.encode.compression = c }
+        settings.encode.background = background(args)
         settings.encode.palette = args.has("palette")
         settings.encode.progressive = args.has("progressive")
-        if let s = args.value("subsampling") {
-            guard let value = ChromaSubsampling(rawValue: s) else { throw UsageError(message: "--subsampling must be 444, 422 or 420, not '\(s)'") }
-            settings.encode.subsampling = value
-        }
-        if let m = args.value("max-pixels") { settings.decode.maxPixels = try ValueParser.int(m, option: "max-pixels", range: 0...Int.max) }
-        settings.decode.maxMemory = try maxMemory(args)
-        if let f = args.value("fail-on") { settings.decode.failOn = try ValueParser.choice(f, option: "fail-on", as: FailOn.self) }
+        if let s = args.choice("subsampling", as: ChromaSubsampling.self) { settings.encode.subsampling = s }
+        if let m = args.int("max-pixels") { settings.decode.maxPixels = m }
+        settings.decode.maxMemory = maxMemory(args)
+        if let f = args.choice("fail-on", as: FailOn.self) { settings.decode.failOn = f }
         settings.render.autoOrient = !args.has("no-auto-orient")
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")
         settings.decode.toSRGB = args.has("to-srgb")
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        let workers = try args.value("jobs").map { try ValueParser.int($0, option: "jobs", range: 1...1024) } ?? max(1, cores)
+        let workers = args.int("jobs") ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"
-        guard ["auto", "always", "never"].contains(progressMode) else {
-            throw UsageError(message: "--progress must be auto, always or never, not '\(progressMode)'")
-        }
         let jobs = try BatchPlanner(args: args, operation: operation, limit: settings.decode.maxMemory).jobs()
         try checkExactSize(operation, jobs: jobs, maxPixels: settings.decode.maxPixels)
         warnAboutUnusedOptions(args, jobs: jobs)
@@ -235,11 +222,10 @@ enum Commands {
     }
 
     static func runPlan(_ args: ParsedArguments) throws -> Int32 {
-        guard let s = args.value("source") else { throw UsageError(message: "plan needs --source WxH") }
+        guard var source = args.size("source") else { throw UsageError(message: "plan needs --source WxH") }
         guard args.positionals.isEmpty else { throw UsageError(message: "plan reads no files; unexpected '\(args.positionals[0])'") }
-        var source = try ValueParser.size(s, option: "source")
-        if let o = args.value("orientation") {
-            let orientation = Orientation(rawValue: try ValueParser.int(o, option: "orientation", range: 1...8))!
+        if let o = args.int("orientation") {
+            let orientation = Orientation(rawValue: o)!
             if orientation.swapsAxes { source = Size(width: source.height, height: source.width) }
         }
         guard case .fill(let size, let from, let origin, let gravity) = try fillOperation(args) else { return 2 }
@@ -259,11 +245,8 @@ enum Commands {
         guard args.positionals.count == 2 else {
             throw UsageError(message: "compare needs exactly two images, EXPECTED and ACTUAL; got \(args.positionals.count)")
         }
-        let tolerance = try args.value("tolerance").map { try ValueParser.int($0, option: "tolerance", range: 0...255) } ?? 0
-        let minPSNR = try args.value("min-psnr").map { text -> Double in
-            guard let v = Double(text), v.isFinite, v >= 0 else { throw UsageError(message: "--min-psnr must be a number of dB, not '\(text)'") }
-            return v
-        }
+        let tolerance = args.int("tolerance") ?? 0
+        let minPSNR = args.number("min-psnr")
         var allowed = 0.0
         var allowedIsPercent = false
         if let text = args.value("max-pixels-differ") {
@@ -277,7 +260,7 @@ enum Commands {
         if let diff = args.value("diff") {
             try BatchPlanner.checkSideOutput(diff, option: "diff", inputs: args.positionals, outputs: [])
         }
-        let budget = try maxMemory(args)
+        let budget = maxMemory(args)
         var images: [PixelBuffer] = []
         for path in args.positionals {
             do {
@@ -338,7 +321,7 @@ enum Commands {
 
     static func runInfo(_ args: ParsedArguments) throws -> Int32 {
         guard !args.positionals.isEmpty else { throw UsageError(message: "no input files") }
-        let limit = try maxMemory(args)
+        let limit = maxMemory(args)
         var status: Int32 = 0
         for path in args.positionals {
             do {

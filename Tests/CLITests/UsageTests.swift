@@ -28,6 +28,8 @@ final class UsageTests: XCTestCase {
             (["filll", "--size", "64x64", input, "-o", out], "unknown command 'filll'; did you mean 'fill'?"),
             (["fill", "--szie", "64x64", input, "-o", out], "unknown option '--szie'; did you mean '--size'?"),
             (["fit", "--size", "64x64", "--fail-of", "none", input, "-o", out], "did you mean '--fail-on'?"),
+            (["fill", "--size", "64x64", "--gravity", "centr", input, "-o", out], "--gravity must be one of centre|north"),
+            (["fill", "--size", "64x64", "--fail-on", "warnings", input, "-o", out], "did you mean 'warning'?"),
             (["fill", "--size", input, "-o", out], "--size must be WIDTHxHEIGHT"),
             (["fill", "--size", "0x10", input, "-o", out], "positive integers"),
             (["fill", "--size", "ax", input, "-o", out], "not 'ax'"),
