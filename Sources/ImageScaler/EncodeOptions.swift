@@ -6,6 +6,8 @@ public struct EncodeOptions: Sendable {
     public var background: RGBColor = .white
     public var progressive: Bool = false
     public var subsampling: ChromaSubsampling = .s420
+    /// Composite alpha onto `background` and write an opaque image, in any format.
+    public var flatten: Bool = false
     /// Write PNGs of at most 256 colours as palette images.
     public var palette: Bool = false
     /// An ICC profile to embed unchanged, or nil for none.

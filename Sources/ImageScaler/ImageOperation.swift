@@ -58,7 +58,7 @@ public enum ImageOperation: Sendable {
         let info = decoder.info
         try decode.check(info.size)
         let plan = try RenderPlan(self, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                  format: format, palette: encode.palette, autoOrient: settings.autoOrient)
+                                  format: format, palette: encode.palette, autoOrient: settings.autoOrient, upscale: settings.upscale)
         try plan.check(limit: decode.maxPixels, format: format, budget: decode.maxMemory)
         var options = encode
         if settings.keepMetadata {
@@ -67,7 +67,7 @@ public enum ImageOperation: Sendable {
         }
         let executor = RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: settings.threads,
                                       splitRegions: settings.splitRegions)
-        return try executor.render(as: format) { channels in
+        return try executor.render(as: format, flattenOnto: encode.flatten ? encode.background : nil) { channels in
             var o = options
             // Converted pixels are sRGB, which is what a file without a profile means.
             if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }

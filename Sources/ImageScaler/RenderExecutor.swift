@@ -15,10 +15,12 @@ struct RenderExecutor {
 
     /// The encoded output. `encoding(channels)` gives the encoder's options for a
     /// result of that many channels (the ICC profile fits or it does not).
-    func render(as format: ImageFormat, encoding: (Int) -> EncodeOptions) throws -> RenderResult {
+    /// With `flattenOnto`, alpha is composited onto that colour first (the stream path
+    /// never carries alpha).
+    func render(as format: ImageFormat, flattenOnto: RGBColor? = nil, encoding: (Int) -> EncodeOptions) throws -> RenderResult {
         guard plan.path == .stream, let resample = plan.resample else {
             let (image, decoded) = try image()
-            let final = image.droppingOpaqueAlpha()
+            let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
             return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)),
                                 size: final.size, info: decoded)
         }

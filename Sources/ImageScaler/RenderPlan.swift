@@ -50,19 +50,23 @@ struct RenderPlan {
     /// Plans `operation` for an input with header `info`, decoded by a decoder with
     /// `capabilities`, written as `format` (nil: only pixels are wanted).
     init(_ operation: ImageOperation, info: ImageInfo, capabilities: DecoderCapabilities, dataBytes: Int,
-         format: ImageFormat?, palette: Bool, autoOrient: Bool) throws {
+         format: ImageFormat?, palette: Bool, autoOrient: Bool, upscale: Bool = true) throws {
         self.operation = operation
         let upright = autoOrient ? info.uprightSize : info.size
         orientation = autoOrient ? info.orientation : .up
         var cropRegion: (Rect, Rect)? = nil
         switch operation {
         case .fill(let size, let from, let origin, let gravity):
-            target = size
-            output = size
-            resample = try RenderPlan.resample(Scaling.plan(source: upright, target: size, from: from, origin: origin, gravity: gravity),
-                                               into: size, info: info, capabilities: capabilities, orientation: orientation)
+            let rect = try Scaling.plan(source: upright, target: size, from: from, origin: origin, gravity: gravity)
+            // Without upscaling, a source rect smaller than the target is only cropped:
+            // the output is the rect itself, at the target's aspect ratio.
+            let fillTarget = !upscale && (rect.width < size.width || rect.height < size.height) ? rect.size : size
+            target = fillTarget
+            output = fillTarget
+            resample = RenderPlan.resample(rect, into: fillTarget, info: info, capabilities: capabilities, orientation: orientation)
         case .fit(let box, let pad):
-            target = try AspectFill.fitSize(upright, in: box)
+            let fitted = try AspectFill.fitSize(upright, in: box)
+            target = !upscale && (fitted.width > upright.width || fitted.height > upright.height) ? upright : fitted
             output = pad != nil ? box : target
             resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities, orientation: orientation)
         case .crop(let rect, let origin):

@@ -8,6 +8,10 @@ public struct RenderSettings: Sendable {
     public var carryProfile = true
     /// Copy EXIF (orientation reset to 1, thumbnail dropped) and XMP into the output.
     public var keepMetadata = false
+    /// Enlarge images smaller than the operation's size. When false, `fit` keeps a
+    /// smaller image's size and `fill` crops it to the target's aspect ratio without
+    /// scaling it up (vipsthumbnail's `>`).
+    public var upscale = true
     /// Threads one image may use. With 2 or more, decoding runs ahead on a second
     /// core while this one resamples and encodes, and a JPEG region with restart markers
     /// is decoded in two halves at once. The bytes are the same at any count.

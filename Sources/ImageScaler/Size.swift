@@ -8,6 +8,10 @@ public struct Size: Equatable, Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The side of a box left open (`fit --size 320x`): 2^24, the largest side accepted,
+    /// so the other side always decides.
+    public static let unbounded = 1 << 24
+
     public var pixelCount: Int { width * height }
     public var description: String { "\(width)x\(height)" }
 }

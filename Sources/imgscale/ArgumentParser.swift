@@ -9,8 +9,8 @@ enum OptionKind: Sendable {
     /// Any text: paths, templates.
     case text
     case int(ClosedRange<Int>)
-    /// `WxH`.
-    case size
+    /// `WxH`; with `oneSided`, also `Wx` or `xH` (the open side `Size.unbounded`).
+    case size(oneSided: Bool = false)
     /// `X,Y,W,H`.
     case rect
     /// One of these words (the first names of `aliases` map to the second).
@@ -67,7 +67,7 @@ struct OptionSpec: Sendable {
         case .flag: return .none
         case .text: return .text(text)
         case .int(let range): return .int(try ValueParser.int(text, option: long, range: range))
-        case .size: return .size(try ValueParser.size(text, option: long))
+        case .size(let oneSided): return .size(try ValueParser.size(text, option: long, oneSided: oneSided))
         case .rect: return .rect(try ValueParser.rect(text, option: long))
         case .bytes: return .bytes(try ValueParser.byteSize(text, option: long))
         case .choice(let words, let aliases):

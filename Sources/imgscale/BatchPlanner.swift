@@ -80,7 +80,9 @@ struct BatchPlanner {
             case "dir": out += dir
             case "w", "h":
                 guard let size else { throw UsageError(message: "--name token {\(token)} needs a size, which this command has not") }
-                out += String(token == "w" ? size.width : size.height)
+                // A one-sided size's open side has no number: `{h}` of `320x` is empty.
+                let side = token == "w" ? size.width : size.height
+                out += side == Size.unbounded ? "" : String(side)
             default:
                 throw UsageError(message: "--name has unknown token {\(token)}; known: {name} {stem} {ext} {dir} {w} {h}")
             }

@@ -14,10 +14,11 @@ enum Commands {
         OptionSpec("format", value: "png|jpeg", .choice(["png", "jpeg"], aliases: ["jpg": "jpeg"]), "output format, replacing the name's extension"),
         OptionSpec("quality", value: "N", .int(1...100), "JPEG quality 1-100 (default 85)"),
         OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
-        OptionSpec("background", value: "RRGGBB", .color, "colour behind alpha in JPEG output and of fit --pad (default ffffff)"),
+        OptionSpec("background", value: "RRGGBB", .color, "colour behind alpha in JPEG output, --flatten and fit --pad (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
         OptionSpec("subsampling", value: "444|422|420", .choice(ChromaSubsampling.allCases.map(\.rawValue)), "JPEG chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
+        OptionSpec("flatten", "composite alpha onto --background and write an opaque image, in any format"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
         OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
         OptionSpec("to-srgb", "convert from the input's ICC profile to sRGB and write no profile"),
@@ -35,6 +36,7 @@ enum Commands {
         OptionSpec("quiet", short: "q", "no summary line"),
     ]
 
+    static let noUpscaleOption = OptionSpec("no-upscale", "never enlarge: fit keeps a smaller image's size, fill crops it to the aspect ratio")
     static let originOption = OptionSpec("origin", value: "top-left|bottom-left", .choice(CoordinateOrigin.allCases.map(\.rawValue)), "corner rect coordinates start from (default top-left)")
     static let gravityOption = OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]), "where the crop sits: centre north south east west northeast northwest southeast southwest")
 
@@ -50,9 +52,9 @@ enum Commands {
             --from limits the source to a rect (clipped to the image) before the aspect fill.
             {dir} in --name is the input's directory as given; outputs must stay inside --out-dir.
             """,
-            options: [OptionSpec("size", value: "WxH", .size, "target size (required)"),
+            options: [OptionSpec("size", value: "WxH", .size(), "target size (required)"),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
-                      originOption, gravityOption] + outputOptions,
+                      originOption, gravityOption, noUpscaleOption] + outputOptions,
             run: { try runImages($0, operation: fillOperation($0)) }),
         CommandSpec(
             name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
@@ -71,10 +73,14 @@ enum Commands {
             examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg",
                        "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png"],
             details: "",
-            options: [OptionSpec("size", value: "WxH", .size, "the box to fit in (required)"),
-                      OptionSpec("pad", "letterbox to exactly WxH, centred, on --background")] + outputOptions,
+            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only"),
+                      OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
+                      noUpscaleOption] + outputOptions,
             run: { args in
                 guard let s = args.size("size") else { throw UsageError(message: "fit needs --size WxH") }
+                if args.has("pad") && (s.width == Size.unbounded || s.height == Size.unbounded) {
+                    throw UsageError(message: "--pad needs both sides of --size, like 800x600")
+                }
                 return try runImages(args, operation: .fit(s, pad: args.has("pad") ? background(args) : nil))
             }),
         CommandSpec(
@@ -83,8 +89,8 @@ enum Commands {
             examples: ["imgscale plan --source 4032x3024 --size 256x256",
                        "imgscale plan --source 1000x800 --size 100x100 --from 362,449,260,160"],
             details: "--orientation N (EXIF 1-8) takes --source as stored; the rect is in upright coordinates.",
-            options: [OptionSpec("source", value: "WxH", .size, "source image size (required)"),
-                      OptionSpec("size", value: "WxH", .size, "target size (required)"),
+            options: [OptionSpec("source", value: "WxH", .size(), "source image size (required)"),
+                      OptionSpec("size", value: "WxH", .size(), "target size (required)"),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
                       originOption, gravityOption,
                       OptionSpec("orientation", value: "N", .int(1...8), "EXIF orientation 1-8 of the source (default 1)")],
@@ -186,6 +192,8 @@ enum Commands {
         if let c = args.int("compression") { settings.encode.compression = c }
         settings.encode.background = background(args)
         settings.encode.palette = args.has("palette")
+        settings.encode.flatten = args.has("flatten")
+        settings.render.upscale = !args.has("no-upscale")
         settings.encode.progressive = args.has("progressive")
         if let s = args.choice("subsampling", as: ChromaSubsampling.self) { settings.encode.subsampling = s }
         if let m = args.int("max-pixels") { settings.decode.maxPixels = m }

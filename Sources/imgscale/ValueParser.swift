@@ -22,10 +22,17 @@ enum ValueParser {
     }
 
     /// `WxH`, both positive.
-    static func size(_ text: String, option: String) throws -> Size {
+    static func size(_ text: String, option: String, oneSided: Bool = false) throws -> Size {
         let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        // `Wx` or `xH`: the open side is the largest one, so the other decides.
+        if oneSided, parts.count == 2, parts[0].isEmpty != parts[1].isEmpty {
+            let w = parts[0].isEmpty ? Size.unbounded : positive(parts[0])
+            let h = parts[1].isEmpty ? Size.unbounded : positive(parts[1])
+            if let w, let h { return Size(width: w, height: h) }
+        }
         guard parts.count == 2, let w = positive(parts[0]), let h = positive(parts[1]) else {
-            throw UsageError(message: "--\(option) must be WIDTHxHEIGHT with positive integers up to \(maxDimension), like 256x256, not '\(text)'")
+            let forms = oneSided ? "WIDTHxHEIGHT, WIDTHx or xHEIGHT" : "WIDTHxHEIGHT"
+            throw UsageError(message: "--\(option) must be \(forms) with positive integers up to \(maxDimension), like 256x256, not '\(text)'")
         }
         return Size(width: w, height: h)
     }
