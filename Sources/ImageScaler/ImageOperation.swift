@@ -38,11 +38,12 @@ public enum ImageOperation: Sendable {
     /// never held whole, and a decoder that can (JPEG) decodes at 1/2, 1/4 or 1/8 when
     /// that still leaves the filter a 2x reduction (`ShrinkOnLoad`), and only over the
     /// rows and columns the filter reads. The small result is turned upright.
-    public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true) throws -> (PixelBuffer, ImageInfo) {
+    public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true,
+                        filter: ResampleFilter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
         let decoder = try ImageFormat.decoder(for: data)
         try decode.check(decoder.info.size)
         let plan = try RenderPlan(self, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                  format: nil, palette: false, autoOrient: autoOrient)
+                                  format: nil, palette: false, autoOrient: autoOrient, filter: filter)
         try plan.check(limit: decode.maxPixels, format: nil, budget: decode.maxMemory)
         return try RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: 1, splitRegions: false).image()
     }
@@ -58,7 +59,7 @@ public enum ImageOperation: Sendable {
         let info = decoder.info
         try decode.check(info.size)
         let plan = try RenderPlan(self, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                  format: format, palette: encode.palette, autoOrient: settings.autoOrient, upscale: settings.upscale)
+                                  format: format, palette: encode.palette, autoOrient: settings.autoOrient, upscale: settings.upscale, filter: settings.filter)
         try plan.check(limit: decode.maxPixels, format: format, budget: decode.maxMemory)
         var options = encode
         if settings.keepMetadata {

@@ -49,7 +49,8 @@ struct RenderExecutor {
                 switch item {
                 case .begin(let region):
                     resampler = RowResampler(source: region.rect.size, channels: region.channels,
-                                             rect: resample.localSampling(in: region), target: resample.storedTarget)
+                                             rect: resample.localSampling(in: region), target: resample.storedTarget,
+                                             filter: resample.filter)
                 case .rows(let firstRow, let count, let bytesPerRow, let pixels):
                     guard let r = resampler else { continue }
                     pixels.withUnsafeBufferPointer {
@@ -93,7 +94,8 @@ struct RenderExecutor {
         var resampler: RowResampler? = nil
         let info = try decodeRows(resample, begin: { region in
             resampler = RowResampler(source: region.rect.size, channels: region.channels,
-                                     rect: resample.localSampling(in: region), target: resample.storedTarget)
+                                     rect: resample.localSampling(in: region), target: resample.storedTarget,
+                                             filter: resample.filter)
         }, rows: { chunk in
             resampler!.add(chunk)
             try onRows?(resampler!)

@@ -25,6 +25,7 @@ struct RenderPlan {
         let shrink: Int
         /// The rows and columns to decode, in the shrunk image; nil = all.
         let window: Rect?
+        let filter: ResampleFilter
 
         /// The sampling rect relative to the part of the image a decoder delivers.
         func localSampling(in region: DecodedRegion) -> SamplingRect {
@@ -50,7 +51,7 @@ struct RenderPlan {
     /// Plans `operation` for an input with header `info`, decoded by a decoder with
     /// `capabilities`, written as `format` (nil: only pixels are wanted).
     init(_ operation: ImageOperation, info: ImageInfo, capabilities: DecoderCapabilities, dataBytes: Int,
-         format: ImageFormat?, palette: Bool, autoOrient: Bool, upscale: Bool = true) throws {
+         format: ImageFormat?, palette: Bool, autoOrient: Bool, upscale: Bool = true, filter: ResampleFilter = .bilinear) throws {
         self.operation = operation
         let upright = autoOrient ? info.uprightSize : info.size
         orientation = autoOrient ? info.orientation : .up
@@ -63,12 +64,14 @@ struct RenderPlan {
             let fillTarget = !upscale && (rect.width < size.width || rect.height < size.height) ? rect.size : size
             target = fillTarget
             output = fillTarget
-            resample = RenderPlan.resample(rect, into: fillTarget, info: info, capabilities: capabilities, orientation: orientation)
+            resample = RenderPlan.resample(rect, into: fillTarget, info: info, capabilities: capabilities, orientation: orientation,
+                                           filter: filter)
         case .fit(let box, let pad):
             let fitted = try AspectFill.fitSize(upright, in: box)
             target = !upscale && (fitted.width > upright.width || fitted.height > upright.height) ? upright : fitted
             output = pad != nil ? box : target
-            resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities, orientation: orientation)
+            resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities,
+                                           orientation: orientation, filter: filter)
         case .crop(let rect, let origin):
             let clipped = try AspectFill.clip(rect, origin: origin, to: upright)
             target = clipped.size
@@ -109,15 +112,18 @@ struct RenderPlan {
     /// The largest decode factor that still leaves the resampler a 2x reduction
     /// (`ShrinkOnLoad`), and the window the filter reads, when the decoder can do them.
     private static func resample(_ rect: Rect, into target: Size, info: ImageInfo, capabilities: DecoderCapabilities,
-                                 orientation: Orientation) -> Resample {
-        let factor = ShrinkOnLoad.factor(sampling: rect.size, into: target, allowed: capabilities.shrinkFactors)
+                                 orientation: Orientation, filter: ResampleFilter) -> Resample {
+        // Nearest copies source pixels: a DCT-scaled decode would average them.
+        let factor = filter == .nearest ? 1 : ShrinkOnLoad.factor(sampling: rect.size, into: target, allowed: capabilities.shrinkFactors,
+                                                                    support: filter.support)
         // A DCT-scaling decoder maps stored x to x/factor exactly, so the plan goes to
         // stored coordinates first and is scaled there.
         let sampling = orientation.storedRect(SamplingRect(rect), stored: info.size).scaled(by: 1 / Double(factor))
         let storedTarget = orientation.swapsAxes ? Size(width: target.height, height: target.width) : target
         let reduced = Size(width: (info.size.width + factor - 1) / factor, height: (info.size.height + factor - 1) / factor)
-        let window = capabilities.decodesRegions ? ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced) : nil
-        return Resample(sampling: sampling, storedTarget: storedTarget, shrink: factor, window: window)
+        let window = capabilities.decodesRegions ? ShrinkOnLoad.window(of: sampling, into: storedTarget, within: reduced,
+                                                                       support: filter.support) : nil
+        return Resample(sampling: sampling, storedTarget: storedTarget, shrink: factor, window: window, filter: filter)
     }
 
     /// The pixel limit applies to what is made as well as to what is read, and the
@@ -151,7 +157,7 @@ struct RenderPlan {
             // A chunk of decoded rows: 16 of a photo, one of a very wide strip.
             total += max(rowBytes, min(rowBytes * 16, Double(4 << 20)))
             let vScale = max(r.sampling.height / Double(r.storedTarget.height), 1)
-            let taps = min(2 * vScale.rounded(.up) + 1, height)
+            let taps = min(2 * (r.filter.support * vScale).rounded(.up) + 1, height)
             let tempWidth = min(Double(r.storedTarget.width), rows)
             // Alpha makes premultiplied copies of a row; 4 channels bound every case.
             total += taps * tempWidth * 4 + rowBytes

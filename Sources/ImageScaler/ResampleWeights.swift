@@ -1,13 +1,13 @@
-/// Fixed-point triangle-filter weights for one axis, shared by every row (or column) of
-/// a pass, with Pillow's `BILINEAR` semantics:
-/// output pixel i is centred on `start + (i + 0.5) * scale` in source pixel units, the
-/// filter's support (1 source pixel) is widened by `scale` when shrinking so every
-/// source pixel contributes (antialiasing), the window is clamped at the image edges and
-/// its weights renormalised to sum to one.
+/// Fixed-point filter weights for one axis, shared by every row (or column) of a pass,
+/// with Pillow's semantics (`precompute_coeffs`): output pixel i is centred on
+/// `start + (i + 0.5) * scale` in source pixel units, the filter's support is widened
+/// by `scale` when shrinking so every source pixel contributes (antialiasing), the
+/// window is clamped at the image edges and its weights renormalised to sum to one.
+/// `nearest` is one tap, the source pixel under the centre (Pillow's affine nearest).
 ///
 /// Invariant: for output i, the source indices `first[i] ..< first[i] + count[i]` lie
 /// inside `0 ..< inSize`, and `weights(i, into:)` gives their weights scaled by
-/// 2^`precisionBits`, each rounded to nearest. The table of every output's weights
+/// 2^`precisionBits`, each rounded half away from zero (weights of bicubic and lanczos go negative). The table of every output's weights
 /// (`coefficients`, `taps` apart) is kept when it is small; an axis shrunk by a huge
 /// factor (a 67-megapixel-tall strip to 256 rows) would need about 8 bytes per source
 /// pixel for it, so there the weights are worked out per output when needed instead,
@@ -29,13 +29,16 @@ struct ResampleWeights {
     private let start: Double
     private let scale: Double
     private let inSize: Int
+    let filter: ResampleFilter
 
     var isTabled: Bool { !coefficients.isEmpty }
 
-    init(inSize: Int, start: Double, length: Double, outSize: Int, tableLimit: Int = ResampleWeights.maxTableEntries) {
+    init(inSize: Int, start: Double, length: Double, outSize: Int, filter: ResampleFilter = .bilinear,
+         tableLimit: Int = ResampleWeights.maxTableEntries) {
         let scale = length / Double(outSize)
-        let support = max(scale, 1)
+        let support = filter == .nearest ? 0.5 : filter.support * max(scale, 1)
         let taps = Int(support.rounded(.up)) * 2 + 1
+        self.filter = filter
         self.outSize = outSize
         self.taps = taps
         self.start = start
@@ -43,10 +46,21 @@ struct ResampleWeights {
         self.inSize = inSize
         var first = [Int32](repeating: 0, count: outSize)
         var count = [Int32](repeating: 0, count: outSize)
-        for i in 0..<outSize {
-            let (lo, n) = ResampleWeights.window(i, start: start, scale: scale, inSize: inSize)
-            first[i] = Int32(lo)
-            count[i] = Int32(n)
+        if filter == .nearest {
+            // Pillow scales with nearest by stepping a double from the first centre
+            // (ImagingScaleAffine): the same additions give the same floors.
+            var center = start + scale * 0.5
+            for i in 0..<outSize {
+                first[i] = Int32(min(max(center < 0 ? 0 : Int(center), 0), inSize - 1))
+                count[i] = 1
+                center += scale
+            }
+        } else {
+            for i in 0..<outSize {
+                let (lo, n) = ResampleWeights.window(i, start: start, scale: scale, inSize: inSize, filter: filter)
+                first[i] = Int32(lo)
+                count[i] = Int32(n)
+            }
         }
         self.first = first
         self.count = count
@@ -60,7 +74,8 @@ struct ResampleWeights {
         defer { scratch.deallocate() }
         table.withUnsafeMutableBufferPointer { t in
             for i in 0..<outSize {
-                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: scratch, into: t.baseAddress! + i * taps)
+                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, filter: filter, scratch: scratch,
+                                        into: t.baseAddress! + i * taps)
             }
         }
         coefficients = table
@@ -68,38 +83,41 @@ struct ResampleWeights {
 
     /// Output i's weights into `out` (`count[i]` of them); `scratch` holds `taps` doubles.
     func weights(_ i: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
-        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, scratch: scratch, into: out)
+        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, filter: filter, scratch: scratch, into: out)
     }
 
     /// The filter's window for output i: the first source index and how many follow.
-    private static func window(_ i: Int, start: Double, scale: Double, inSize: Int) -> (Int, Int) {
-        let support = max(scale, 1)
+    private static func window(_ i: Int, start: Double, scale: Double, inSize: Int, filter: ResampleFilter) -> (Int, Int) {
         let center = start + (Double(i) + 0.5) * scale
+        let support = filter.support * max(scale, 1)
         // Int() truncates toward zero like C's (int); +0.5 rounds the window ends.
         let lo = max(Int(center - support + 0.5), 0)
         let hi = min(Int(center + support + 0.5), inSize)
         return (lo, max(hi - lo, 0))
     }
 
-    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, scratch: UnsafeMutablePointer<Double>,
-                                into out: UnsafeMutablePointer<Int32>) {
+    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, filter: ResampleFilter,
+                                scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
+        let one = Double(1 << ResampleWeights.precisionBits)
+        if filter == .nearest {
+            out[0] = Int32(one)
+            return
+        }
+        let (lo, n) = window(i, start: start, scale: scale, inSize: inSize, filter: filter)
         let filterScale = max(scale, 1)
         let center = start + (Double(i) + 0.5) * scale
-        let (lo, n) = window(i, start: start, scale: scale, inSize: inSize)
-        let one = Double(1 << ResampleWeights.precisionBits)
         // Multiplying by the reciprocal, as Pillow does, keeps the weights bit-identical.
         let inverseScale = 1.0 / filterScale
         var total = 0.0
         for k in 0..<n {
-            let d = abs((Double(k + lo) - center + 0.5) * inverseScale)
-            let w = d < 1 ? 1 - d : 0
+            let w = filter.weight((Double(k + lo) - center + 0.5) * inverseScale)
             scratch[k] = w
             total += w
         }
         for k in 0..<n {
             let w = total != 0 ? scratch[k] / total : scratch[k]
-            // Triangle weights are never negative, so +0.5 then truncation rounds.
-            out[k] = Int32(w * one + 0.5)
+            // Half away from zero, then truncation: Pillow's rounding of the fixed point.
+            out[k] = Int32(w < 0 ? w * one - 0.5 : w * one + 0.5)
         }
     }
 

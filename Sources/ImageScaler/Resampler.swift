@@ -9,9 +9,9 @@ import CResample
 /// that changes nothing is skipped, and a full-image 1:1 resample is the identity.
 /// `RowResampler` holds the passes; this is its whole-image front.
 enum Resampler {
-    static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size) -> PixelBuffer {
+    static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size, filter: ResampleFilter = .bilinear) -> PixelBuffer {
         if RowResampler.passes(source: image.size, rect: rect, target: size) == (false, false) { return image }
-        let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size)
+        let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size, filter: filter)
         image.pixels.withUnsafeBufferPointer { src in
             for y in resampler.rows {
                 resampler.add(row: y, src.baseAddress! + y * image.bytesPerRow)

@@ -33,7 +33,7 @@ final class RowResampler {
     /// Output rows finished so far.
     private(set) var rowsDone = 0
 
-    init(source: Size, channels: Int, rect: SamplingRect, target: Size) {
+    init(source: Size, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear) {
         precondition(target.width > 0 && target.height > 0, "empty target")
         precondition(rect.width > 0 && rect.height > 0, "empty source rect")
         let (needH, needV) = RowResampler.passes(source: source, rect: rect, target: target)
@@ -41,8 +41,9 @@ final class RowResampler {
         self.source = source
         self.channels = channels
         self.target = target
-        vertical = ResampleWeights(inSize: source.height, start: rect.y, length: rect.height, outSize: target.height)
-        horizontal = needH ? ResampleWeights(inSize: source.width, start: rect.x, length: rect.width, outSize: target.width) : nil
+        vertical = ResampleWeights(inSize: source.height, start: rect.y, length: rect.height, outSize: target.height, filter: filter)
+        horizontal = needH ? ResampleWeights(inSize: source.width, start: rect.x, length: rect.width, outSize: target.width, filter: filter) : nil
+        premultiplies = (channels == 2 || channels == 4) && filter.premultiplies
         rows = needV ? vertical.span : 0..<source.height
         tempWidth = needH ? target.width : source.width
         // Output row y reads window rows first[y] ..< first[y] + count[y], count <= taps,
@@ -75,7 +76,8 @@ final class RowResampler {
          target.height != source.height || rect.y != 0 || rect.height != Double(source.height))
     }
 
-    private var hasAlpha: Bool { channels == 2 || channels == 4 }
+    /// Alpha present and the filter weights colour by it (all but nearest).
+    private let premultiplies: Bool
 
     /// Takes source row `y` (top-left origin, straight alpha, `source.width` pixels).
     func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
@@ -83,7 +85,7 @@ final class RowResampler {
         let bytes = source.width * channels
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
         var line = pixels
-        if hasAlpha {
+        if premultiplies {
             scratch.update(from: pixels, count: bytes)
             AlphaPremultiplier.premultiply(scratch, pixels: source.width, channels: channels)
             line = UnsafePointer(scratch)
@@ -142,7 +144,7 @@ final class RowResampler {
                 guard y < received else { return }
                 out.update(from: temp + y % ring * rowBytes, count: rowBytes)
             }
-            if hasAlpha { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
+            if premultiplies { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
             rowsDone += 1
         }
     }

@@ -3,9 +3,11 @@
 /// filter and aliases. So the largest factor is taken that still leaves the triangle
 /// filter at least a 2x reduction on both axes to smooth it out.
 enum ShrinkOnLoad {
-    static func factor(sampling region: Size, into target: Size, allowed: [Int] = [1, 2, 4, 8]) -> Int {
-        for factor in allowed.sorted(by: >) where factor > 1 && region.width >= 2 * factor * target.width
-            && region.height >= 2 * factor * target.height {
+    /// A filter of wider `support` (bicubic 2, lanczos 3) needs that much more room.
+    static func factor(sampling region: Size, into target: Size, allowed: [Int] = [1, 2, 4, 8], support: Double = 1) -> Int {
+        for factor in allowed.sorted(by: >) where factor > 1
+            && Double(region.width) >= 2 * support * Double(factor * target.width)
+            && Double(region.height) >= 2 * support * Double(factor * target.height) {
             return factor
         }
         return 1
@@ -20,9 +22,9 @@ enum ShrinkOnLoad {
     /// `max(scale, 1)` source pixels, plus one for the window's rounding) and by
     /// `cropSlack`, clipped to the image. Decoding only this gives the same output as
     /// decoding everything.
-    static func window(of rect: SamplingRect, into target: Size, within image: Size) -> Rect {
-        let reachX = (max(rect.width / Double(target.width), 1)).rounded(.up) + 1 + Double(cropSlack)
-        let reachY = (max(rect.height / Double(target.height), 1)).rounded(.up) + 1 + Double(cropSlack)
+    static func window(of rect: SamplingRect, into target: Size, within image: Size, support: Double = 1) -> Rect {
+        let reachX = (support * max(rect.width / Double(target.width), 1)).rounded(.up) + 1 + Double(cropSlack)
+        let reachY = (support * max(rect.height / Double(target.height), 1)).rounded(.up) + 1 + Double(cropSlack)
         let x0 = max(0, Int((rect.x - reachX).rounded(.down)))
         let y0 = max(0, Int((rect.y - reachY).rounded(.down)))
         let x1 = min(image.width, Int((rect.x + rect.width + reachX).rounded(.up)))

@@ -40,10 +40,10 @@ struct CLI {
     /// Runs a bash script as a user would type it, with $IMGSCALE the built binary: for
     /// what Process cannot express (non-UTF-8 argv bytes, `>(cmd)`, FIFOs).
     @discardableResult
-    static func sh(_ script: String, cwd: String? = nil) -> Result {
+    static func sh(_ script: String, cwd: String? = nil, argv0: String? = nil) -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = ["-c", script]
+        p.arguments = ["-c", script] + (argv0.map { [$0] } ?? [])
         p.environment = ProcessInfo.processInfo.environment.merging(["IMGSCALE": binary, "LC_ALL": "C"]) { $1 }
         p.standardInput = FileHandle.nullDevice
         return collect(p, cwd: cwd) {}

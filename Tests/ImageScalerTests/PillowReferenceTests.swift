@@ -13,35 +13,37 @@ final class PillowReferenceTests: XCTestCase {
     from PIL import Image
     if int(PIL.__version__.split('.')[0]) >= 13:
         sys.exit(3)  # pass order changed in Pillow 13; see scripts/install-deps
-    mode, w, h, ow, oh, x0, y0, x1, y1, path = sys.argv[1:]
+    mode, w, h, ow, oh, x0, y0, x1, y1, path, name = sys.argv[1:]
     data = open(path, 'rb').read()
     im = Image.frombytes(mode, (int(w), int(h)), data)
-    out = im.resize((int(ow), int(oh)), Image.BILINEAR, box=(float(x0), float(y0), float(x1), float(y1)))
+    filt = getattr(Image.Resampling, name.upper())
+    out = im.resize((int(ow), int(oh)), filt, box=(float(x0), float(y0), float(x1), float(y1)))
     sys.stdout.buffer.write(out.tobytes())
     """
 
-    func pillow(_ image: PixelBuffer, _ rect: SamplingRect, _ size: Size) throws -> [UInt8] {
+    func pillow(_ image: PixelBuffer, _ rect: SamplingRect, _ size: Size, _ filter: ResampleFilter = .bilinear) throws -> [UInt8] {
         let modes = [1: "L", 2: "LA", 3: "RGB", 4: "RGBA"]
         let path = NSTemporaryDirectory() + "imgscale-pillow-\(getpid()).raw"
         try ImageFile.write(image.pixels, to: path)
         defer { unlink(path) }
         guard let out = Fixtures.run(["python3", "-c", Self.script, modes[image.channels]!, "\(image.width)", "\(image.height)",
                                       "\(size.width)", "\(size.height)", "\(rect.x)", "\(rect.y)",
-                                      "\(rect.x + rect.width)", "\(rect.y + rect.height)", path]) else {
+                                      "\(rect.x + rect.width)", "\(rect.y + rect.height)", path, filter.rawValue]) else {
             throw XCTSkip("SKIPPED: python3 with Pillow 10-12 is not available (scripts/install-deps --test installs it)")
         }
         return out
     }
 
-    func check(_ name: String, _ rect: SamplingRect?, _ size: Size, file: StaticString = #filePath, line: UInt = #line) throws {
+    func check(_ name: String, _ rect: SamplingRect?, _ size: Size, _ filter: ResampleFilter = .bilinear,
+               file: StaticString = #filePath, line: UInt = #line) throws {
         let image = try Fixtures.image(name)
         let r = rect ?? SamplingRect(Rect(size: image.size))
-        let ours = Resampler.resample(image, from: r, to: size)
-        let theirs = try pillow(image, r, size)
+        let ours = Resampler.resample(image, from: r, to: size, filter: filter)
+        let theirs = try pillow(image, r, size, filter)
         XCTAssertEqual(ours.pixels.count, theirs.count, "\(name) \(size)", file: file, line: line)
         if ours.pixels != theirs {
             let diff = zip(ours.pixels, theirs).map { abs(Int($0) - Int($1)) }
-            XCTFail("\(name) \(r) -> \(size): \(diff.filter { $0 > 0 }.count) samples differ, max \(diff.max() ?? 0)", file: file, line: line)
+            XCTFail("\(filter) \(name) \(r) -> \(size): \(diff.filter { $0 > 0 }.count) samples differ, max \(diff.max() ?? 0)", file: file, line: line)
         }
     }
 
@@ -81,5 +83,37 @@ final class PillowReferenceTests: XCTestCase {
     func testFractionalBoxes() throws {
         try check("scene-640x427.png", SamplingRect(x: 10.5, y: 3.25, width: 300.5, height: 200.75), Size(width: 64, height: 48))
         try check("gradient-rgb-odd-37x23.png", SamplingRect(x: 0.5, y: 0.5, width: 20, height: 10), Size(width: 30, height: 30))
+    }
+
+    /// Every filter, byte-identical to Pillow, over L, LA, RGB and RGBA (premultiplied),
+    /// shrinking, enlarging and with fractional boxes; nearest keeps pixel art's blocks.
+    func testEveryFilterMatchesPillow() throws {
+        let cases: [(String, SamplingRect?, Size)] = [
+            ("scene-640x427.png", nil, Size(width: 100, height: 67)),
+            ("scene-640x427.png", SamplingRect(x: 10.5, y: 3.25, width: 300.5, height: 200.75), Size(width: 64, height: 48)),
+            ("gradient-rgb-odd-37x23.png", nil, Size(width: 80, height: 9)),
+            ("strokes-130x90.png", nil, Size(width: 61, height: 200)),
+            ("two-colour-8x8.png", nil, Size(width: 64, height: 64)),
+            ("alpha-disc-100x100.png", nil, Size(width: 33, height: 17)),
+            ("alpha-disc-100x100.png", nil, Size(width: 150, height: 140)),
+            ("gray-alpha-31x29.png", nil, Size(width: 13, height: 50)),
+            ("gray16-33x17.png", nil, Size(width: 7, height: 40)),
+            ("palette-trns-20x20.png", nil, Size(width: 9, height: 31)),
+        ]
+        for filter in ResampleFilter.allCases {
+            for (name, rect, size) in cases {
+                try check(name, rect, size, filter)
+            }
+        }
+    }
+
+    func testNearestKeepsPixelArtBlocks() throws {
+        let art = try Fixtures.image("two-colour-8x8.png")
+        let big = Resampler.resample(art, from: SamplingRect(Rect(size: art.size)), to: Size(width: 64, height: 64), filter: .nearest)
+        for y in 0..<64 {
+            for x in 0..<64 {
+                XCTAssertEqual(big[x, y], art[x / 8, y / 8])
+            }
+        }
     }
 }

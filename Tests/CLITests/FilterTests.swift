@@ -1,0 +1,62 @@
+import XCTest
+import Foundation
+import ImageScaler
+
+/// `--filter` through the built binary: every filter's `fill` of a PNG equals Pillow's
+/// `Image.resize(size, FILTER, box=the rect imgscale plan prints)`, byte for byte, on the
+/// synthetic images and on a camera photo converted to PNG (when ../shared is there).
+final class FilterTests: XCTestCase {
+    static let script = """
+    import sys
+    from PIL import Image
+    path, w, h, x, y, bw, bh, name = sys.argv[1:]
+    im = Image.open(path)
+    im = im.convert({'P': 'RGBA' if 'transparency' in im.info else 'RGB', 'I;16': 'L', 'I': 'L'}.get(im.mode, im.mode))
+    box = (float(x), float(y), float(x) + float(bw), float(y) + float(bh))
+    out = im.resize((int(w), int(h)), getattr(Image.Resampling, name.upper()), box=box)
+    sys.stdout.buffer.write(out.tobytes())
+    """
+
+    func pillow(_ path: String, _ size: Size, _ rect: Rect, _ filter: String) throws -> [UInt8] {
+        let r = CLI.sh("python3 -c \"$0\" '\(path)' \(size.width) \(size.height) \(rect.x) \(rect.y) \(rect.width) \(rect.height) \(filter) | od -An -v -tu1",
+                       cwd: nil, argv0: Self.script)
+        try XCTSkipIf(r.status != 0, "SKIPPED: python3 with Pillow is not available: \(r.stderr)")
+        return r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { UInt8($0)! }
+    }
+
+    func check(_ path: String, _ size: Size, file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = CLI.tempDir()
+        let source = try ImageCodec.info(try ImageFile.read(path)).size
+        let rect = try Scaling.plan(source: source, target: size)
+        for filter in ResampleFilter.allCases {
+            let out = dir + "/\(filter).png"
+            let r = CLI.run(["fill", "--size", "\(size)", "--filter", filter.rawValue, path, "-o", out])
+            XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+            var ours = try ImageCodec.decode(try ImageFile.read(out)).0
+            let theirs = try pillow(path, size, rect, filter.rawValue)
+            // imgscale drops alpha that is opaque everywhere; Pillow keeps it.
+            if theirs.count == ours.pixels.count / ours.channels * (ours.channels + 1) {
+                ours = PixelBuffer(width: ours.width, height: ours.height, channels: ours.channels + 1,
+                                   pixels: (0..<ours.width * ours.height).flatMap { Array(ours.pixels[$0 * ours.channels ..< ($0 + 1) * ours.channels]) + [255] })
+            }
+            XCTAssertEqual(ours.pixels.count, theirs.count, "\(filter) \(path)", file: file, line: line)
+            XCTAssertTrue(ours.pixels == theirs, "\(filter) \(path) -> \(size): \(zip(ours.pixels, theirs).filter { $0 != $1 }.count) samples differ",
+                          file: file, line: line)
+        }
+    }
+
+    func testEveryFilterEqualsPillowOnSyntheticImages() throws {
+        try check(CLI.testImages + "/scene-640x427.png", Size(width: 96, height: 80))
+        try check(CLI.testImages + "/strokes-130x90.png", Size(width: 200, height: 31))
+        try check(CLI.testImages + "/alpha-disc-100x100.png", Size(width: 33, height: 17))
+        try check(CLI.testImages + "/gray-alpha-31x29.png", Size(width: 13, height: 50))
+        try check(CLI.testImages + "/two-colour-8x8.png", Size(width: 64, height: 64))
+    }
+
+    func testEveryFilterEqualsPillowOnAPhoto() throws {
+        let photos = try CLI.sharedDir("photos")
+        let dir = CLI.tempDir()
+        XCTAssertEqual(CLI.run(["convert", photos + "/phone-3264x2448.jpg", "-o", dir + "/phone.png"]).status, 0)
+        try check(dir + "/phone.png", Size(width: 256, height: 256))
+    }
+}
