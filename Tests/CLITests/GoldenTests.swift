@@ -27,7 +27,7 @@ final class GoldenTests: XCTestCase {
     }
 
     func testCasesAreListed() {
-        XCTAssertGreaterThanOrEqual(Self.cases().count, 17)
+        XCTAssertGreaterThanOrEqual(Self.cases().count, 28)
     }
 
     func testGoldensThroughTheCLI() throws {
@@ -46,7 +46,12 @@ final class GoldenTests: XCTestCase {
     func testGoldensThroughTheLibrary() throws {
         for c in Self.cases() {
             let data = try ImageFile.read(CLI.testImages + "/" + c.input)
-            let outputs = try Self.threadings.map { try operation(c.args).render(data, as: .png, settings: $0).bytes }
+            let filter = c.args.firstIndex(of: "--filter").flatMap { ResampleFilter(rawValue: c.args[$0 + 1]) } ?? .bilinear
+            let outputs = try Self.threadings.map { threading -> [UInt8] in
+                var settings = threading
+                settings.filter = filter
+                return try operation(c.args).render(data, as: .png, settings: settings).bytes
+            }
             XCTAssertEqual(Set(outputs).count, 1, "\(c.name): the same bytes at any thread count")
             try check(c.name, actual: try ImageCodec.decode(outputs[0]).0, via: "library")
         }
