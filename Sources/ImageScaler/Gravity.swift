@@ -3,6 +3,9 @@
 /// stored as halves so the geometry stays in exact integers.
 public enum Gravity: String, Sendable, CaseIterable {
     case centre, north, south, east, west, northeast, northwest, southeast, southwest
+    /// Where the window's Shannon entropy is highest (`SmartCrop`); needs the pixels, so
+    /// geometry alone (`plan`) treats it as centre.
+    case entropy
 
     /// Spare room taken before the crop, in halves: 0, 1 or 2.
     var horizontalHalves: Int {

@@ -42,7 +42,8 @@ public enum ImageOperation: Sendable {
                         filter: ResampleFilter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
         let decoder = try ImageFormat.decoder(for: data)
         try decode.check(decoder.info.size)
-        let plan = try RenderPlan(self, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
+        let operation = try resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
+        let plan = try RenderPlan(operation, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
                                   format: nil, palette: false, autoOrient: autoOrient, filter: filter)
         try plan.check(limit: decode.maxPixels, format: nil, budget: decode.maxMemory)
         return try RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: 1, splitRegions: false).image()
@@ -58,7 +59,8 @@ public enum ImageOperation: Sendable {
         let decoder = try ImageFormat.decoder(for: data)
         let info = decoder.info
         try decode.check(info.size)
-        let plan = try RenderPlan(self, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
+        let operation = try resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
+        let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
                                   format: format, palette: encode.palette, autoOrient: settings.autoOrient, upscale: settings.upscale, filter: settings.filter)
         try plan.check(limit: decode.maxPixels, format: format, budget: decode.maxMemory)
         var options = encode
@@ -81,6 +83,17 @@ public enum ImageOperation: Sendable {
     public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
                        encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) async throws -> RenderResult {
         try await RenderExecutor.offload { try self.render(data, as: format, decode: decode, encode: encode, settings: settings) }
+    }
+
+    /// A fill whose gravity needs the pixels (`entropy`) becomes a fill from the rect
+    /// `SmartCrop` picks on a small preview; every other operation is itself.
+    func resolvingPixelGravity(_ data: [UInt8], info: ImageInfo, decode: DecodeOptions, autoOrient: Bool) throws -> ImageOperation {
+        guard case .fill(let size, let from, let origin, .entropy) = self else { return self }
+        let upright = autoOrient ? info.uprightSize : info.size
+        let region = try from.map { try AspectFill.clip($0, origin: origin, to: upright) } ?? Rect(size: upright)
+        let (preview, _) = try ImageOperation.fit(Size(width: 256, height: 256)).perform(on: data, decode: decode, autoOrient: autoOrient)
+        let rect = try SmartCrop.rect(in: region, filling: size, preview: preview, imageSize: upright)
+        return .fill(size, from: rect, origin: .topLeft, gravity: .centre)
     }
 
     var isConvert: Bool {

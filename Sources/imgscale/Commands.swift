@@ -46,7 +46,7 @@ enum Commands {
     """
     static let noUpscaleOption = OptionSpec("no-upscale", "never enlarge: fit keeps a smaller image's size, fill crops it to the aspect ratio")
     static let originOption = OptionSpec("origin", value: "top-left|bottom-left", .choice(CoordinateOrigin.allCases.map(\.rawValue)), "corner rect coordinates start from (default top-left)")
-    static let gravityOption = OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]), "where the crop sits: centre north south east west northeast northwest southeast southwest")
+    static let gravityOption = OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]), "where the crop sits: centre north south east west northeast northwest southeast southwest, or entropy (the busiest part)")
 
     static let all: [CommandSpec] = [
         CommandSpec(
@@ -247,6 +247,9 @@ enum Commands {
             if orientation.swapsAxes { source = Size(width: source.height, height: source.width) }
         }
         guard case .fill(let size, let from, let origin, let gravity) = try fillOperation(args) else { return 2 }
+        if gravity == .entropy {
+            throw UsageError(message: "--gravity entropy needs the image's pixels, and plan reads none; run fill on the image")
+        }
         do {
             let rect = try Scaling.plan(source: source, target: size, from: from, origin: origin, gravity: gravity)
             let scale = Double(rect.width) / Double(size.width)
