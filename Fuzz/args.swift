@@ -15,10 +15,8 @@ public func fuzzArgs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             _ = try? ValueParser.size(v, option: key)
             _ = try? ValueParser.rect(v, option: key)
             _ = try? ValueParser.int(v, option: key, range: 0...100)
-            _ = try? ValueParser.choice(v, option: key, as: Gravity.self)
             _ = RGBColor(hex: v)
             _ = try? ValueParser.byteSize(v, option: key)
-            _ = try? ValueParser.choice(v, option: key, as: FailOn.self)
             _ = FileName.display(v)
         }
     }

@@ -61,13 +61,13 @@ public enum JPEGCodec {
         }
         // Restart markers let whole intervals outside the region go undecoded; a cut
         // is a smaller JPEG whose pixels sit at an offset in this one.
-        func fullSize(_ r: Rect) -> Rect {
-            Rect(x: r.x * shrink, y: r.y * shrink, width: r.width * shrink, height: r.height * shrink)
-        }
-        let margin = ShrinkOnLoad.cropSlack * shrink
-        let index = RestartIntervalCut.Index(data)
-        let cut = index?.cut(fullSize(region), margin: margin)
+        let cut = RestartIntervalCut.Index(data)?.cut(fullSize(region, shrink), margin: ShrinkOnLoad.cropSlack * shrink)
         return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: region, begin: begin, rows: rows)
+    }
+
+    /// A rect of the image decoded at 1/`shrink`, in the full-size image's pixels.
+    private static func fullSize(_ r: Rect, _ shrink: Int) -> Rect {
+        Rect(x: r.x * shrink, y: r.y * shrink, width: r.width * shrink, height: r.height * shrink)
     }
 
     private static func within65536(_ r: Rect) -> Rect? {
@@ -93,13 +93,10 @@ public enum JPEGCodec {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
         guard let region = within65536(asked), region.height >= 32, region.width * (region.height / 2 + 1) * 3 <= 4 << 20,
               let index = RestartIntervalCut.Index(data) else { return nil }
-        func fullSize(_ r: Rect) -> Rect {
-            Rect(x: r.x * shrink, y: r.y * shrink, width: r.width * shrink, height: r.height * shrink)
-        }
         let margin = ShrinkOnLoad.cropSlack * shrink
         let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
         let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)
-        guard let upper = index.cut(fullSize(top), margin: margin), let lower = index.cut(fullSize(bottom), margin: margin),
+        guard let upper = index.cut(fullSize(top, shrink), margin: margin), let lower = index.cut(fullSize(bottom, shrink), margin: margin),
               bottom.maxY <= (lower.fullSize.height + shrink - 1) / shrink else { return nil }
         return RegionHalves(top: top, bottom: bottom,
                             decodeTop: { try decodeRows(data, cut: upper, shrink: shrink, options: options, region: top, begin: $0, rows: $1) },

@@ -107,36 +107,20 @@ struct ParsedArguments {
     /// The last value given, as GNU tools let a later option override an earlier one.
     func value(_ long: String) -> String? { values[long]?.last }
 
-    private func last(_ long: String) -> OptionValue? { typed[long]?.last }
+    /// The last checked value of `long`, when it is of the kind `extract` takes.
+    private func last<T>(_ long: String, _ extract: (OptionValue) -> T?) -> T? {
+        typed[long]?.last.flatMap(extract)
+    }
 
-    func int(_ long: String) -> Int? {
-        if case .int(let v) = last(long) { return v }
-        return nil
-    }
-    func size(_ long: String) -> Size? {
-        if case .size(let v) = last(long) { return v }
-        return nil
-    }
-    func rect(_ long: String) -> Rect? {
-        if case .rect(let v) = last(long) { return v }
-        return nil
-    }
-    func bytes(_ long: String) -> Int? {
-        if case .bytes(let v) = last(long) { return v }
-        return nil
-    }
-    func color(_ long: String) -> RGBColor? {
-        if case .color(let v) = last(long) { return v }
-        return nil
-    }
-    func number(_ long: String) -> Double? {
-        if case .number(let v) = last(long) { return v }
-        return nil
-    }
+    func int(_ long: String) -> Int? { last(long) { if case .int(let v) = $0 { v } else { nil } } }
+    func size(_ long: String) -> Size? { last(long) { if case .size(let v) = $0 { v } else { nil } } }
+    func rect(_ long: String) -> Rect? { last(long) { if case .rect(let v) = $0 { v } else { nil } } }
+    func bytes(_ long: String) -> Int? { last(long) { if case .bytes(let v) = $0 { v } else { nil } } }
+    func color(_ long: String) -> RGBColor? { last(long) { if case .color(let v) = $0 { v } else { nil } } }
+    func number(_ long: String) -> Double? { last(long) { if case .number(let v) = $0 { v } else { nil } } }
     /// A `.choice` option's word as an enum value (the table guarantees it parses).
     func choice<T: RawRepresentable>(_ long: String, as: T.Type) -> T? where T.RawValue == String {
-        if case .text(let word) = last(long) { return T(rawValue: word) }
-        return nil
+        last(long) { if case .text(let word) = $0 { T(rawValue: word) } else { nil } }
     }
 }
 

@@ -68,11 +68,4 @@ enum ValueParser {
         guard !overflow else { throw UsageError(message: "--\(option) is too large: '\(text)'") }
         return bytes
     }
-
-    static func choice<T: RawRepresentable & CaseIterable>(_ text: String, option: String, as: T.Type) throws -> T where T.RawValue == String {
-        if let v = T(rawValue: text) { return v }
-        if T.self == Gravity.self && text == "center" { return Gravity.centre as! T }
-        let names = T.allCases.map(\.rawValue).joined(separator: "|")
-        throw UsageError(message: "--\(option) must be one of \(names), not '\(text)'")
-    }
 }
