@@ -1,8 +1,9 @@
 import Dispatch
 
 /// A bounded queue of decoded row chunks from a decoding thread to a resampling and
-/// encoding thread. Chunks are copied in, so the decoder can reuse its buffer at once;
-/// at most `capacity` chunks wait, which bounds memory when the consumer falls behind.
+/// encoding thread. Chunks are copied in, so the decoder can reuse its buffer at once
+/// (one copy shared by every pipe of a broadcast); at most `capacity` chunks wait in
+/// each, which bounds memory when a consumer falls behind.
 final class ChunkPipe: Sendable {
     enum Item: Sendable {
         case begin(DecodedRegion)
@@ -21,14 +22,23 @@ final class ChunkPipe: Sendable {
 
     /// Copies the chunk in, waiting while the queue is full. Throws once cancelled.
     func push(_ chunk: RowChunk) throws {
-        if isCancelled { throw CancellationError() }
+        try ChunkPipe.broadcast(chunk, to: [self])
+    }
+
+    /// Copies the chunk once and queues that copy on every pipe, waiting on each while
+    /// it is full. Throws once any of them is cancelled.
+    static func broadcast(_ chunk: RowChunk, to pipes: [ChunkPipe]) throws {
+        if pipes.contains(where: \.isCancelled) { throw CancellationError() }
         let bytes = chunk.count * chunk.bytesPerRow
         let copy = [UInt8](unsafeUninitializedCapacity: bytes) { buf, n in
             buf.baseAddress!.update(from: chunk.pixels, count: bytes)
             n = bytes
         }
-        space.wait()
-        push(.rows(firstRow: chunk.firstRow, count: chunk.count, bytesPerRow: chunk.bytesPerRow, pixels: copy))
+        for pipe in pipes {
+            pipe.space.wait()
+            if pipe.isCancelled { throw CancellationError() }
+            pipe.push(.rows(firstRow: chunk.firstRow, count: chunk.count, bytesPerRow: chunk.bytesPerRow, pixels: copy))
+        }
     }
 
     private func push(_ item: Item) {

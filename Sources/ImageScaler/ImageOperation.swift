@@ -45,7 +45,8 @@ public enum ImageOperation: Sendable {
         let operation = try resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
         let plan = try RenderPlan(operation, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
                                   format: nil, palette: false, autoOrient: autoOrient, filter: filter)
-        try plan.check(limit: decode.maxPixels, format: nil, budget: decode.maxMemory)
+        try plan.checkLimits(pixels: decode.maxPixels, format: nil)
+        try MemoryBudget.check(plan.memory, budget: decode.maxMemory)
         return try RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: 1, splitRegions: false).image()
     }
 
@@ -56,26 +57,49 @@ public enum ImageOperation: Sendable {
     /// fits the output's colour space is embedded unchanged.
     public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
                        encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> RenderResult {
+        try ImageOperation.render(data, outputs: [RenderOutput(self, as: format)], decode: decode, encode: encode,
+                                  settings: settings)[0]
+    }
+
+    /// Several outputs from one input, in the order given, each byte for byte what
+    /// `render` gives for it alone. The header is read once; outputs that decode at the
+    /// same scale share one decode (a PNG is decoded once, a JPEG once per shrink
+    /// factor), and with `threads` > 1 the outputs resample and encode at once. Every
+    /// output's limits, and the memory of all of them together, are checked before
+    /// any pixel is decoded.
+    public static func render(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
+                              encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
         let decoder = try ImageFormat.decoder(for: data)
         let info = decoder.info
         try decode.check(info.size)
-        let operation = try resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
-        let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                  format: format, palette: encode.palette, autoOrient: settings.autoOrient, upscale: settings.upscale, filter: settings.filter)
-        try plan.check(limit: decode.maxPixels, format: format, budget: decode.maxMemory)
-        var options = encode
-        if settings.keepMetadata {
-            options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
-            options.xmp = info.xmp.map(ExifEditor.xmpForUprightOutput)
+        var plans: [RenderPlan] = []
+        for output in outputs {
+            let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
+            let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
+                                      format: output.format, palette: encode.palette, autoOrient: settings.autoOrient,
+                                      upscale: settings.upscale, filter: settings.filter)
+            try plan.checkLimits(pixels: decode.maxPixels, format: output.format)
+            plans.append(plan)
         }
-        let executor = RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: settings.threads,
+        try MemoryBudget.check(RenderPlan.memory(of: plans, dataBytes: data.count), budget: decode.maxMemory)
+        let executor = RenderExecutor(decoder: decoder, plans: plans, options: decode, threads: settings.threads,
                                       splitRegions: settings.splitRegions)
-        return try executor.render(as: format, flattenOnto: encode.flatten ? encode.background : nil) { channels in
-            var o = options
-            // Converted pixels are sRGB, which is what a file without a profile means.
-            if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) { o.iccProfile = icc }
-            return o
-        }
+        return try executor.render(zip(plans, outputs).map { plan, output in
+            var options = encode
+            if settings.keepMetadata {
+                options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
+                options.xmp = info.xmp.map(ExifEditor.xmpForUprightOutput)
+            }
+            let carried = options
+            return RenderExecutor.Output(format: output.format, flattenOnto: encode.flatten ? encode.background : nil) { channels in
+                var o = carried
+                // Converted pixels are sRGB, which is what a file without a profile means.
+                if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
+                    o.iccProfile = icc
+                }
+                return o
+            }
+        })
     }
 
     /// `render` off the caller's thread: the work runs on a Dispatch worker, so a server's

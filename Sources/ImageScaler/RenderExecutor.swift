@@ -1,81 +1,195 @@
 import Dispatch
 
-/// Runs a `RenderPlan`: decoder rows -> resampler -> stages -> encoder. The one place
-/// that decides to use a second core, from `threads`: decoding ahead on another thread
-/// while this one resamples and encodes, and decoding a region's two halves at once
-/// where the decoder can split it. The bytes are the same either way.
-struct RenderExecutor {
+/// Runs `RenderPlan`s over one decoder: decoder rows -> resamplers -> stages ->
+/// encoders. Outputs that decode at the same shrink factor share one pass over the
+/// union of their windows, so a PNG is decoded once for any number of outputs and a
+/// JPEG once per factor. The one place that starts threads, from `threads`: with 2 or
+/// more, each pass decodes on a thread of its own (a region in two halves at once where
+/// the decoder can split it) while each output resamples and encodes on another, so a
+/// large output's encode overlaps everything else. The bytes are the same at any
+/// thread count.
+struct RenderExecutor: Sendable {
     let decoder: any RowDecoder
-    let plan: RenderPlan
+    let plans: [RenderPlan]
     let options: DecodeOptions
     let threads: Int
     let splitRegions: Bool
 
+    init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool) {
+        self.decoder = decoder
+        self.plans = plans
+        self.options = options
+        self.threads = threads
+        self.splitRegions = splitRegions
+    }
+
+    init(decoder: any RowDecoder, plan: RenderPlan, options: DecodeOptions, threads: Int, splitRegions: Bool) {
+        self.init(decoder: decoder, plans: [plan], options: options, threads: threads, splitRegions: splitRegions)
+    }
+
+    private var plan: RenderPlan { plans[0] }
     private var concurrent: Bool { threads > 1 }
 
-    /// The encoded output. `encoding(channels)` gives the encoder's options for a
-    /// result of that many channels (the ICC profile fits or it does not).
-    /// With `flattenOnto`, alpha is composited onto that colour first (the stream path
-    /// never carries alpha).
-    func render(as format: ImageFormat, flattenOnto: RGBColor? = nil, encoding: (Int) -> EncodeOptions) throws -> RenderResult {
-        guard plan.path == .stream, let resample = plan.resample else {
-            let (image, decoded) = try image()
-            let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
-            return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)),
-                                size: final.size, info: decoded)
+    /// One decode feeding several outputs: the plans (by index) that decode at one
+    /// shrink factor, over the union of their windows (nil: the whole image).
+    struct Pass: Equatable, Sendable {
+        let shrink: Int
+        let window: Rect?
+        let outputs: [Int]
+    }
+
+    /// The decodes the resampling plans need: one per distinct shrink factor, smallest
+    /// factor (the most work) first. Plans without resampling decode on their own.
+    static func passes(_ plans: [RenderPlan]) -> [Pass] {
+        var byShrink: [Int: [Int]] = [:]
+        for (i, plan) in plans.enumerated() {
+            if let r = plan.resample { byShrink[r.shrink, default: []].append(i) }
         }
-        let writer = ResampledRowWriter(format: format, target: plan.target, options: encoding(decoder.info.channels))
-        if !concurrent {
-            let (_, decoded) = try resampled(resample) { try writer.drain($0) }
-            return RenderResult(bytes: try writer.finish(), size: plan.target, info: decoded)
-        }
-        // Two threads: this one resamples and encodes what the other decodes.
-        let pipe = ChunkPipe(capacity: 8)
-        var producerError: Error? = nil
-        var decoded = decoder.info
-        let producer = DispatchWorkItem {
-            do {
-                decoded = try self.decodeRows(resample, begin: { pipe.begin($0) }, rows: { try pipe.push($0) })
-            } catch {
-                producerError = error
+        return byShrink.keys.sorted().map { shrink in
+            let members = byShrink[shrink]!
+            let windows = members.map { plans[$0].resample!.window }
+            var union: Rect? = nil
+            if windows.allSatisfy({ $0 != nil }) {
+                let w = windows.map { $0! }
+                let x0 = w.map(\.x).min()!, y0 = w.map(\.y).min()!
+                union = Rect(x: x0, y: y0, width: w.map(\.maxX).max()! - x0, height: w.map(\.maxY).max()! - y0)
             }
-            pipe.close()
+            return Pass(shrink: shrink, window: union, outputs: members)
         }
-        DispatchQueue.global().async(execute: producer)
-        var resampler: RowResampler? = nil
-        var consumerError: Error? = nil
-        while let item = pipe.pop() {
-            do {
-                switch item {
-                case .begin(let region):
-                    resampler = RowResampler(source: region.rect.size, channels: region.channels,
-                                             rect: resample.localSampling(in: region), target: resample.storedTarget,
-                                             filter: resample.filter)
-                case .rows(let firstRow, let count, let bytesPerRow, let pixels):
-                    guard let r = resampler else { continue }
-                    pixels.withUnsafeBufferPointer {
-                        r.add(RowChunk(firstRow: firstRow, count: count, bytesPerRow: bytesPerRow, pixels: $0.baseAddress!))
-                    }
-                    try writer.drain(r)
+    }
+
+    /// How one plan's result is written.
+    struct Output {
+        let format: ImageFormat
+        /// Alpha is composited onto this colour first (the stream path never has alpha).
+        let flattenOnto: RGBColor?
+        /// The encoder's options for a result of that many channels (the ICC profile
+        /// fits or it does not).
+        let encoding: (Int) -> EncodeOptions
+    }
+
+    /// Every plan's encoded output, in the plans' order.
+    func render(_ outputs: [Output]) throws -> [RenderResult] {
+        precondition(outputs.count == plans.count, "one output per plan")
+        var results = [RenderResult?](repeating: nil, count: plans.count)
+        for (i, plan) in plans.enumerated() where plan.resample == nil {
+            let (image, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
+                                                      splitRegions: splitRegions).image()
+            let o = outputs[i]
+            let final = o.flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
+            results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)),
+                                      size: final.size, info: decoded)
+        }
+        let passes = RenderExecutor.passes(plans)
+        var sinks: [Int: OutputSink] = [:]
+        for (i, plan) in plans.enumerated() {
+            guard let resample = plan.resample else { continue }
+            sinks[i] = OutputSink(plan: plan, resample: resample, format: outputs[i].format,
+                                  flattenOnto: outputs[i].flattenOnto, encoding: outputs[i].encoding)
+        }
+        if concurrent {
+            for (i, result) in try runConcurrently(passes, sinks: sinks) { results[i] = result }
+        } else {
+            for pass in passes {
+                let members = pass.outputs.map { sinks[$0]! }
+                let decoded = try decodeRows(pass.window, shrink: pass.shrink,
+                                             begin: { region in members.forEach { $0.begin(region) } },
+                                             rows: { chunk in try members.forEach { try $0.add(chunk) } })
+                for i in pass.outputs { results[i] = try sinks[i]!.finish(info: decoded) }
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// Each pass decodes on a thread of its own into one pipe per output; each output
+    /// resamples and encodes on a thread of its own, the last one on this thread. The
+    /// threads come from labelled queues, not the shared pool: a decoder blocked on a
+    /// full pipe must never wait for a pool worker that its own consumer needs.
+    private func runConcurrently(_ passes: [Pass], sinks: [Int: OutputSink]) throws -> [(Int, RenderResult)] {
+        var lanes: [Lane] = []
+        for (p, pass) in passes.enumerated() {
+            for i in pass.outputs { lanes.append(Lane(index: i, pass: p, sink: sinks[i]!, pipe: ChunkPipe(capacity: 8))) }
+        }
+        let state = Locked(LaneResults(passes: passes.count))
+        let group = DispatchGroup()
+        for (p, pass) in passes.enumerated() {
+            let pipes = lanes.filter { $0.pass == p }.map(\.pipe)
+            DispatchQueue(label: "imgscale.decode").async(group: group) { [self] in
+                do {
+                    let info = try decodeRows(pass.window, shrink: pass.shrink,
+                                              begin: { region in pipes.forEach { $0.begin(region) } },
+                                              rows: { chunk in try ChunkPipe.broadcast(chunk, to: pipes) })
+                    state.withLock { $0.decoded[p] = info }
+                } catch {
+                    state.withLock { $0.add(error) }
+                    pipes.forEach { $0.cancel() }
                 }
-            } catch {
-                consumerError = error
-                pipe.cancel()
-                break
+                pipes.forEach { $0.close() }
             }
         }
-        producer.wait()
-        if let producerError, !(producerError is CancellationError) { throw producerError }
-        if let consumerError { throw consumerError }
-        return RenderResult(bytes: try writer.finish(), size: plan.target, info: decoded)
+        for lane in lanes.dropLast() {
+            DispatchQueue(label: "imgscale.output").async(group: group) { lane.run(state) }
+        }
+        lanes.last?.run(state)
+        group.wait()
+        let done = state.withLock { $0 }
+        if let error = done.errors.first { throw error }
+        return done.results
+    }
+
+    /// What the threads of `runConcurrently` hand back.
+    private struct LaneResults {
+        var decoded: [ImageInfo?]
+        var results: [(Int, RenderResult)] = []
+        var errors: [Error] = []
+
+        init(passes: Int) { decoded = Array(repeating: nil, count: passes) }
+
+        /// A cancellation is only the echo of another thread's error.
+        mutating func add(_ error: Error) {
+            if !(error is CancellationError) { errors.append(error) }
+        }
+    }
+
+    /// One output's thread: it takes its pass's rows from its pipe, and finishes.
+    private struct Lane: @unchecked Sendable {  // `sink` is used by this lane's one thread only.
+        let index: Int
+        let pass: Int
+        let sink: OutputSink
+        let pipe: ChunkPipe
+
+        func run(_ state: Locked<LaneResults>) {
+            do {
+                while let item = pipe.pop() {
+                    switch item {
+                    case .begin(let region):
+                        sink.begin(region)
+                    case .rows(let firstRow, let count, let bytesPerRow, let pixels):
+                        try pixels.withUnsafeBufferPointer {
+                            try sink.add(RowChunk(firstRow: firstRow, count: count, bytesPerRow: bytesPerRow, pixels: $0.baseAddress!))
+                        }
+                    }
+                }
+                // The pipe closes after the decoder has stored its header, or failed.
+                guard let info = state.withLock({ $0.decoded[pass] }) else { return }
+                let result = try sink.finish(info: info)
+                state.withLock { $0.results.append((index, result)) }
+            } catch {
+                state.withLock { $0.add(error) }
+                pipe.cancel()
+                // Drained so the decoder, blocked or not, finds room and sees the cancel.
+                while pipe.pop() != nil {}
+            }
+        }
     }
 
     /// The result as pixels: resampled and then turned upright and letterboxed, or, with
     /// no resampling, the decoded image (or region) cut and turned upright.
     func image() throws -> (PixelBuffer, ImageInfo) {
         if let resample = plan.resample {
-            let (resampler, decoded) = try resampled(resample, onRows: nil)
-            return (plan.operation.padded(Orienter.upright(resampler.finish(), plan.orientation)), decoded)
+            let sink = OutputSink(plan: plan, resample: resample, format: .png, flattenOnto: nil, encoding: { _ in EncodeOptions() })
+            let decoded = try decodeRows(resample.window, shrink: resample.shrink, begin: { sink.begin($0) }, rows: { try sink.add($0) })
+            return (sink.image(), decoded)
         }
         var collector = RowCollector()
         let decoded = try decoder.decode(region: plan.cropRegion?.window, shrink: 1, options: options,
@@ -88,30 +202,15 @@ struct RenderExecutor {
         return (try plan.operation.apply(Orienter.upright(collector.image, plan.orientation)), decoded)
     }
 
-    /// Decodes into a `RowResampler`, calling `onRows` after every chunk of rows.
-    private func resampled(_ resample: RenderPlan.Resample,
-                           onRows: ((RowResampler) throws -> Void)?) throws -> (RowResampler, ImageInfo) {
-        var resampler: RowResampler? = nil
-        let info = try decodeRows(resample, begin: { region in
-            resampler = RowResampler(source: region.rect.size, channels: region.channels,
-                                     rect: resample.localSampling(in: region), target: resample.storedTarget,
-                                             filter: resample.filter)
-        }, rows: { chunk in
-            resampler!.add(chunk)
-            try onRows?(resampler!)
-        })
-        return (resampler!, info)
-    }
-
-    /// The plan's rows, split in two halves decoded at once when there is a core to spare
-    /// and the decoder can split the window.
-    private func decodeRows(_ resample: RenderPlan.Resample, begin: (DecodedRegion) throws -> Void,
+    /// `window`'s rows at 1/`shrink`, split in two halves decoded at once when there is a
+    /// core to spare and the decoder can split the window.
+    private func decodeRows(_ window: Rect?, shrink: Int, begin: (DecodedRegion) throws -> Void,
                             rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        if concurrent && splitRegions && decoder.capabilities.splitsRegions, let window = resample.window,
-           let halves = decoder.halves(of: window, shrink: resample.shrink, options: options) {
+        if concurrent && splitRegions && decoder.capabilities.splitsRegions, let window,
+           let halves = decoder.halves(of: window, shrink: shrink, options: options) {
             return try RenderExecutor.decode(halves, begin: begin, rows: rows)
         }
-        return try decoder.decode(region: resample.window, shrink: resample.shrink, options: options, begin: begin, rows: rows)
+        return try decoder.decode(region: window, shrink: shrink, options: options, begin: begin, rows: rows)
     }
 
     /// Runs `work` on a Dispatch worker and awaits it, so that an async caller's

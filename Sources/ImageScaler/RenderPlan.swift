@@ -27,11 +27,6 @@ struct RenderPlan {
         let window: Rect?
         let filter: ResampleFilter
 
-        /// The sampling rect relative to the part of the image a decoder delivers.
-        func localSampling(in region: DecodedRegion) -> SamplingRect {
-            SamplingRect(x: sampling.x - Double(region.rect.x), y: sampling.y - Double(region.rect.y),
-                         width: sampling.width, height: sampling.height)
-        }
     }
 
     let operation: ImageOperation
@@ -131,8 +126,9 @@ struct RenderPlan {
 
     /// The pixel limit applies to what is made as well as to what is read, and the
     /// output format's own limits too: a huge `--size` or a JPEG wider than 65535 is
-    /// refused before any pixel memory is allocated. Then the memory budget.
-    func check(limit: Int, format: ImageFormat?, budget: Int) throws {
+    /// refused before any pixel memory is allocated. (Then the memory budget, over all
+    /// of an input's plans: `memory(of:dataBytes:)`.)
+    func checkLimits(pixels limit: Int, format: ImageFormat?) throws {
         if let format, output.width > format.maxSide || output.height > format.maxSide {
             throw GeometryError.outputTooLargeForFormat(output, format)
         }
@@ -140,7 +136,13 @@ struct RenderPlan {
             let (pixels, overflow) = output.width.multipliedReportingOverflow(by: output.height)
             if overflow || pixels > limit { throw GeometryError.outputTooLarge(output, limit: limit) }
         }
-        try MemoryBudget.check(memory, budget: budget)
+    }
+
+    /// The bytes several plans of one input hold when run together: the file once, and
+    /// each plan's decoder and pipeline (concurrent passes each hold a decoder).
+    static func memory(of plans: [RenderPlan], dataBytes: Int) -> Int {
+        let total = plans.reduce(Double(dataBytes)) { $0 + Double($1.memory - dataBytes) }
+        return total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
     }
 
     /// About the most bytes the job holds at once, from the header alone: the file, the

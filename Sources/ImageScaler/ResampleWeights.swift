@@ -5,7 +5,13 @@
 /// window is clamped at the image edges and its weights renormalised to sum to one.
 /// `nearest` is one tap, the source pixel under the centre (Pillow's affine nearest).
 ///
-/// Invariant: for output i, the source indices `first[i] ..< first[i] + count[i]` lie
+/// Positions are the whole image's (`start` and the centres), and `offset` is where the
+/// `inSize` pixels a decoder delivered begin in it: a window is clamped at the delivered
+/// part's ends, which are the image's own wherever the filter reaches them, so any
+/// window that covers the taps gives the full image's weights, bit for bit, whatever
+/// its origin (a region decoded for one output or the union of several).
+///
+/// Invariant: for output i, the delivered indices `first[i] ..< first[i] + count[i]` lie
 /// inside `0 ..< inSize`, and `weights(i, into:)` gives their weights scaled by
 /// 2^`precisionBits`, each rounded half away from zero (weights of bicubic and lanczos go negative). The table of every output's weights
 /// (`coefficients`, `taps` apart) is kept when it is small; an axis shrunk by a huge
@@ -29,11 +35,12 @@ struct ResampleWeights {
     private let start: Double
     private let scale: Double
     private let inSize: Int
+    private let offset: Int
     let filter: ResampleFilter
 
     var isTabled: Bool { !coefficients.isEmpty }
 
-    init(inSize: Int, start: Double, length: Double, outSize: Int, filter: ResampleFilter = .bilinear,
+    init(inSize: Int, offset: Int = 0, start: Double, length: Double, outSize: Int, filter: ResampleFilter = .bilinear,
          tableLimit: Int = ResampleWeights.maxTableEntries) {
         let scale = length / Double(outSize)
         let support = filter == .nearest ? 0.5 : filter.support * max(scale, 1)
@@ -44,6 +51,7 @@ struct ResampleWeights {
         self.start = start
         self.scale = scale
         self.inSize = inSize
+        self.offset = offset
         var first = [Int32](repeating: 0, count: outSize)
         var count = [Int32](repeating: 0, count: outSize)
         if filter == .nearest {
@@ -51,14 +59,14 @@ struct ResampleWeights {
             // (ImagingScaleAffine): the same additions give the same floors.
             var center = start + scale * 0.5
             for i in 0..<outSize {
-                first[i] = Int32(min(max(center < 0 ? 0 : Int(center), 0), inSize - 1))
+                first[i] = Int32(min(max(center < 0 ? 0 : Int(center), offset), offset + inSize - 1) - offset)
                 count[i] = 1
                 center += scale
             }
         } else {
             for i in 0..<outSize {
-                let (lo, n) = ResampleWeights.window(i, start: start, scale: scale, inSize: inSize, filter: filter)
-                first[i] = Int32(lo)
+                let (lo, n) = ResampleWeights.window(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter)
+                first[i] = Int32(lo - offset)
                 count[i] = Int32(n)
             }
         }
@@ -74,8 +82,8 @@ struct ResampleWeights {
         defer { scratch.deallocate() }
         table.withUnsafeMutableBufferPointer { t in
             for i in 0..<outSize {
-                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, filter: filter, scratch: scratch,
-                                        into: t.baseAddress! + i * taps)
+                ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter,
+                                        scratch: scratch, into: t.baseAddress! + i * taps)
             }
         }
         coefficients = table
@@ -83,27 +91,30 @@ struct ResampleWeights {
 
     /// Output i's weights into `out` (`count[i]` of them); `scratch` holds `taps` doubles.
     func weights(_ i: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
-        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, filter: filter, scratch: scratch, into: out)
+        ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter,
+                                scratch: scratch, into: out)
     }
 
-    /// The filter's window for output i: the first source index and how many follow.
-    private static func window(_ i: Int, start: Double, scale: Double, inSize: Int, filter: ResampleFilter) -> (Int, Int) {
+    /// The filter's window for output i: the first source index (the image's) and how
+    /// many follow.
+    private static func window(_ i: Int, start: Double, scale: Double, inSize: Int, offset: Int,
+                               filter: ResampleFilter) -> (Int, Int) {
         let center = start + (Double(i) + 0.5) * scale
         let support = filter.support * max(scale, 1)
         // Int() truncates toward zero like C's (int); +0.5 rounds the window ends.
-        let lo = max(Int(center - support + 0.5), 0)
-        let hi = min(Int(center + support + 0.5), inSize)
+        let lo = max(Int(center - support + 0.5), offset)
+        let hi = min(Int(center + support + 0.5), offset + inSize)
         return (lo, max(hi - lo, 0))
     }
 
-    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, filter: ResampleFilter,
+    private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, offset: Int, filter: ResampleFilter,
                                 scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
         let one = Double(1 << ResampleWeights.precisionBits)
         if filter == .nearest {
             out[0] = Int32(one)
             return
         }
-        let (lo, n) = window(i, start: start, scale: scale, inSize: inSize, filter: filter)
+        let (lo, n) = window(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter)
         let filterScale = max(scale, 1)
         let center = start + (Double(i) + 0.5) * scale
         // Multiplying by the reciprocal, as Pillow does, keeps the weights bit-identical.
@@ -121,7 +132,7 @@ struct ResampleWeights {
         }
     }
 
-    /// First source index any output reads, and one past the last.
+    /// First delivered index any output reads, and one past the last.
     var span: Range<Int> {
         guard outSize > 0 else { return 0..<0 }
         return Int(first[0])..<Int(first[outSize - 1] + count[outSize - 1])

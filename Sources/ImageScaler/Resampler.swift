@@ -10,7 +10,7 @@ import CResample
 /// `RowResampler` holds the passes; this is its whole-image front.
 enum Resampler {
     static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size, filter: ResampleFilter = .bilinear) -> PixelBuffer {
-        if RowResampler.passes(source: image.size, rect: rect, target: size) == (false, false) { return image }
+        if RowResampler.passes(region: Rect(size: image.size), rect: rect, target: size) == (false, false) { return image }
         let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size, filter: filter)
         image.pixels.withUnsafeBufferPointer { src in
             for y in resampler.rows {

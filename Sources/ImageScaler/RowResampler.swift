@@ -33,16 +33,26 @@ final class RowResampler {
     /// Output rows finished so far.
     private(set) var rowsDone = 0
 
-    init(source: Size, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear) {
+    /// Resamples `rect` (in the image's coordinates) to `target`, fed the rows of
+    /// `region`, the part of the image a decoder delivers (the whole image by default);
+    /// row numbers given to `add` count from the region's top, pixels from its left.
+    convenience init(source: Size, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear) {
+        self.init(region: Rect(size: source), channels: channels, rect: rect, target: target, filter: filter)
+    }
+
+    init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear) {
         precondition(target.width > 0 && target.height > 0, "empty target")
         precondition(rect.width > 0 && rect.height > 0, "empty source rect")
-        let (needH, needV) = RowResampler.passes(source: source, rect: rect, target: target)
+        let (needH, needV) = RowResampler.passes(region: region, rect: rect, target: target)
         self.needV = needV
+        let source = region.size
         self.source = source
         self.channels = channels
         self.target = target
-        vertical = ResampleWeights(inSize: source.height, start: rect.y, length: rect.height, outSize: target.height, filter: filter)
-        horizontal = needH ? ResampleWeights(inSize: source.width, start: rect.x, length: rect.width, outSize: target.width, filter: filter) : nil
+        vertical = ResampleWeights(inSize: source.height, offset: region.y, start: rect.y, length: rect.height,
+                                   outSize: target.height, filter: filter)
+        horizontal = needH ? ResampleWeights(inSize: source.width, offset: region.x, start: rect.x, length: rect.width,
+                                             outSize: target.width, filter: filter) : nil
         premultiplies = (channels == 2 || channels == 4) && filter.premultiplies
         rows = needV ? vertical.span : 0..<source.height
         tempWidth = needH ? target.width : source.width
@@ -71,9 +81,9 @@ final class RowResampler {
 
     /// Which passes change anything: a pass mapping the whole axis onto the same size
     /// is the identity and is skipped.
-    static func passes(source: Size, rect: SamplingRect, target: Size) -> (horizontal: Bool, vertical: Bool) {
-        (target.width != source.width || rect.x != 0 || rect.width != Double(source.width),
-         target.height != source.height || rect.y != 0 || rect.height != Double(source.height))
+    static func passes(region: Rect, rect: SamplingRect, target: Size) -> (horizontal: Bool, vertical: Bool) {
+        (target.width != region.width || rect.x != Double(region.x) || rect.width != Double(region.width),
+         target.height != region.height || rect.y != Double(region.y) || rect.height != Double(region.height))
     }
 
     /// Alpha present and the filter weights colour by it (all but nearest).

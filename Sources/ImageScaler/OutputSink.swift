@@ -1,0 +1,56 @@
+/// One output of a decode: its own resampler over the rows of whatever region the
+/// decode delivers (its window, or the union of several outputs' windows: the weights
+/// are the image's either way, so the bytes are the same), then its stages and its
+/// encoder. On the stream path rows are encoded as soon as they are resampled; on the
+/// held path the small result is turned upright, letterboxed, flattened or stripped of
+/// opaque alpha, and encoded at `finish`. Used by one thread at a time.
+final class OutputSink {
+    let plan: RenderPlan
+    private let resample: RenderPlan.Resample
+    private let format: ImageFormat
+    private let flattenOnto: RGBColor?
+    private let encoding: (Int) -> EncodeOptions
+    private var resampler: RowResampler?
+    private var writer: ResampledRowWriter?
+
+    /// `encoding(channels)` gives the encoder's options for a result of that many
+    /// channels; `flattenOnto` composites alpha onto that colour first.
+    init(plan: RenderPlan, resample: RenderPlan.Resample, format: ImageFormat, flattenOnto: RGBColor?,
+         encoding: @escaping (Int) -> EncodeOptions) {
+        self.plan = plan
+        self.resample = resample
+        self.format = format
+        self.flattenOnto = flattenOnto
+        self.encoding = encoding
+    }
+
+    func begin(_ region: DecodedRegion) {
+        let r = RowResampler(region: region.rect, channels: region.channels, rect: resample.sampling,
+                             target: resample.storedTarget, filter: resample.filter)
+        resampler = r
+        // The stream path carries no alpha, so flattening never applies to it.
+        if plan.path == .stream {
+            writer = ResampledRowWriter(format: format, target: plan.target, options: encoding(region.channels))
+        }
+    }
+
+    func add(_ chunk: RowChunk) throws {
+        guard let resampler else { return }
+        resampler.add(chunk)
+        try writer?.drain(resampler)
+    }
+
+    /// The encoded output; every row of the region must have been added.
+    func finish(info: ImageInfo) throws -> RenderResult {
+        guard let resampler else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
+        if let writer { return RenderResult(bytes: try writer.finish(), size: plan.target, info: info) }
+        let image = plan.operation.padded(Orienter.upright(resampler.finish(), plan.orientation))
+        let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
+        return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)), size: final.size, info: info)
+    }
+
+    /// The resampled pixels, upright and letterboxed (no encoding).
+    func image() -> PixelBuffer {
+        plan.operation.padded(Orienter.upright(resampler!.finish(), plan.orientation))
+    }
+}

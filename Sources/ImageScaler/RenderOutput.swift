@@ -1,0 +1,12 @@
+/// One output of a render: the operation that makes it from the upright image and the
+/// format it is encoded in. Several outputs of one input share its decodes
+/// (`ImageOperation.render(_:outputs:decode:encode:settings:)`).
+public struct RenderOutput: Sendable {
+    public var operation: ImageOperation
+    public var format: ImageFormat
+
+    public init(_ operation: ImageOperation, as format: ImageFormat) {
+        self.operation = operation
+        self.format = format
+    }
+}
