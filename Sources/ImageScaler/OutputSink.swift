@@ -43,10 +43,11 @@ final class OutputSink {
     /// The encoded output; every row of the region must have been added.
     func finish(info: ImageInfo) throws -> RenderResult {
         guard let resampler else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
-        if let writer { return RenderResult(bytes: try writer.finish(), size: plan.target, info: info) }
+        if let writer { return RenderResult(bytes: try writer.finish(), size: plan.target, info: info, decodeScale: resample.shrink) }
         let image = plan.operation.padded(Orienter.upright(resampler.finish(), plan.orientation))
         let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
-        return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)), size: final.size, info: info)
+        return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)), size: final.size, info: info,
+                            decodeScale: resample.shrink)
     }
 
     /// The resampled pixels, upright and letterboxed (no encoding).

@@ -114,6 +114,8 @@ struct ParsedArguments {
 
     func int(_ long: String) -> Int? { last(long) { if case .int(let v) = $0 { v } else { nil } } }
     func size(_ long: String) -> Size? { last(long) { if case .size(let v) = $0 { v } else { nil } } }
+    /// Every size given, in order (a repeated `--size` asks for several outputs).
+    func sizes(_ long: String) -> [Size] { (typed[long] ?? []).compactMap { if case .size(let v) = $0 { v } else { nil } } }
     func rect(_ long: String) -> Rect? { last(long) { if case .rect(let v) = $0 { v } else { nil } } }
     func bytes(_ long: String) -> Int? { last(long) { if case .bytes(let v) = $0 { v } else { nil } } }
     func color(_ long: String) -> RGBColor? { last(long) { if case .color(let v) = $0 { v } else { nil } } }

@@ -4,10 +4,12 @@ import Glibc
 import ImageScaler
 
 /// Turns the command line into the list of jobs, and finds every usage error (output
-/// collisions, `-o` with several inputs, unknown extensions) before any work starts.
+/// collisions, `-o` with several inputs or sizes, unknown extensions) before any work
+/// starts. Each input gets one output per operation (one per `--size`), named by
+/// `--name` with that operation's `{w}` and `{h}`.
 struct BatchPlanner {
     let args: ParsedArguments
-    let operation: ImageOperation
+    let operations: [ImageOperation]
     /// The most bytes a --files-from list may take.
     let limit: Int
 
@@ -28,43 +30,53 @@ struct BatchPlanner {
             guard inputs.count == 1 else {
                 throw UsageError(message: "-o takes exactly one input, got \(inputs.count); use --out-dir DIR for several")
             }
+            guard operations.count == 1 else {
+                throw UsageError(message: "-o writes one file, but \(operations.count) sizes make \(operations.count); use --out-dir DIR --name '{stem}-{w}x{h}.png'")
+            }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
             if format == nil && ImageFormat.isUnwritableImageExtension(of: output) {
                 throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes PNG and JPEG; use a .png, .jpg or .jpeg name, or --format")
             }
-            jobs.append(Job(input: inputs[0], output: output, format: format ?? ImageFormat.fromExtension(of: output)))
+            jobs.append(Job(index: 0, input: inputs[0], outputs: [
+                Job.Output(path: output, format: format ?? ImageFormat.fromExtension(of: output), operation: operations[0])]))
             try checkOutputs(jobs, outDir: nil)
         } else {
             guard let dir = args.value("out-dir") else {
                 throw UsageError(message: "no output: give -o OUTPUT for one input, or --out-dir DIR")
             }
             let template = args.value("name") ?? "{name}"
-            for input in inputs {
+            if operations.count > 1 && !template.contains("{w}") && !template.contains("{h}") {
+                throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.png'")
+            }
+            for (index, input) in inputs.enumerated() {
                 guard input != "-" else { throw UsageError(message: "stdin ('-') needs -o OUTPUT") }
-                var name = try expand(template, input: input)
-                if let format { name = replaceExtension(name, with: format.fileExtension) }
-                // Joined as a shell would: an absolute name stands alone (and is then
-                // refused for leaving the directory).
-                let path = name.hasPrefix("/") ? name : dir.hasSuffix("/") ? dir + name : dir + "/" + name
-                var job = Job(input: input, output: path, format: ImageFormat.fromExtension(of: path))
-                if ImageFormat.isUnwritableImageExtension(of: path) {
-                    job.failure = "cannot write '\(FileName.display(path))': imgscale writes PNG and JPEG; give --format or a --name with .png or .jpg"
+                var outputs: [Job.Output] = []
+                for operation in operations {
+                    var name = try expand(template, input: input, size: operation.requestedSize)
+                    if let format { name = replaceExtension(name, with: format.fileExtension) }
+                    // Joined as a shell would: an absolute name stands alone (and is then
+                    // refused for leaving the directory).
+                    let path = name.hasPrefix("/") ? name : dir.hasSuffix("/") ? dir + name : dir + "/" + name
+                    var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation)
+                    if ImageFormat.isUnwritableImageExtension(of: path) {
+                        output.failure = "cannot write '\(FileName.display(path))': imgscale writes PNG and JPEG; give --format or a --name with .png or .jpg"
+                    }
+                    outputs.append(output)
                 }
-                jobs.append(job)
+                jobs.append(Job(index: index, input: input, outputs: outputs))
             }
             try checkOutputs(jobs, outDir: dir)
         }
         return try shard(jobs)
     }
 
-    private func expand(_ template: String, input: String) throws -> String {
+    private func expand(_ template: String, input: String, size: Size?) throws -> String {
         let slash = input.lastIndex(of: "/")
         let name = slash.map { String(input[input.index(after: $0)...]) } ?? input
         let dir = slash.map { String(input[..<$0]) } ?? "."
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
         let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
-        let size = operation.requestedSize
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -108,21 +120,27 @@ struct BatchPlanner {
             if let id = PathIdentity(path: job.input).fileID, inputs[id] == nil { inputs[id] = job.input }
         }
         let root = outDir.map { PathIdentity.canonicalDirectory($0) + "/" }
-        var seen: [String: Job] = [:]
-        for job in jobs where job.output != "-" {
-            let target = PathIdentity(path: job.output)
-            let canonical = target.canonical
-            if let root, !canonical.hasPrefix(root) {
-                throw UsageError(message: "input '\(FileName.display(job.input))' would be written to '\(FileName.display(job.output))', outside --out-dir; {dir} is the input's directory as given, so use relative input paths without '..'")
+        var seen: [String: (input: String, operation: ImageOperation)] = [:]
+        for job in jobs {
+            for output in job.outputs where output.path != "-" {
+                let target = PathIdentity(path: output.path)
+                let canonical = target.canonical
+                if let root, !canonical.hasPrefix(root) {
+                    throw UsageError(message: "input '\(FileName.display(job.input))' would be written to '\(FileName.display(output.path))', outside --out-dir; {dir} is the input's directory as given, so use relative input paths without '..'")
+                }
+                if let id = target.fileID, let input = inputs[id] {
+                    throw UsageError(message: "output '\(FileName.display(output.path))' is the input '\(FileName.display(input))'; write it elsewhere")
+                }
+                guard target.isReplaceable else { continue }
+                if let other = seen[canonical] {
+                    if other.input == job.input {
+                        let sizes = [other.operation, output.operation].compactMap(\.requestedSize).map { "--size \(ValueParser.text(of: $0))" }
+                        throw UsageError(message: "\(sizes.joined(separator: " and ")) of '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'; put {w} and {h} in --name")
+                    }
+                    throw UsageError(message: "inputs '\(FileName.display(other.input))' and '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'")
+                }
+                seen[canonical] = (job.input, output.operation)
             }
-            if let id = target.fileID, let input = inputs[id] {
-                throw UsageError(message: "output '\(FileName.display(job.output))' is the input '\(FileName.display(input))'; write it elsewhere")
-            }
-            guard target.isReplaceable else { continue }
-            if let other = seen[canonical] {
-                throw UsageError(message: "inputs '\(FileName.display(other.input))' and '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'")
-            }
-            seen[canonical] = job
         }
     }
 

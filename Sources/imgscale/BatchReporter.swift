@@ -4,18 +4,31 @@ import Glibc
 import ImageScaler
 
 /// Everything a batch tells the user, from any worker thread: one line per failed input
-/// and per warning, the progress line on a terminal, a JSON line per input in the
-/// `--report`, and the closing summary. Its counts decide the exit status.
+/// or output and per warning, the progress line on a terminal, a JSON line per output in
+/// the `--report`, and the closing summary. Report lines come in input order, then in
+/// `--size` order, whatever order the workers finish in, so a report is the same at
+/// any `-j` apart from `ms`. Its counts (of outputs) decide the exit status.
 final class BatchReporter: Sendable {
     enum Status: String, Sendable { case ok, skipped, failed }
 
-    /// What became of one input.
+    /// What became of one output.
     struct Outcome: Sendable {
-        let job: Job
+        let output: String
         let status: Status
         var error: String? = nil
+        /// The output's size: made, or found on disk when skipped.
         var size: Size? = nil
+    }
+
+    /// What became of one input and its outputs.
+    struct InputOutcome: Sendable {
+        let input: String
+        /// Why the whole input failed (every output then failed with it).
+        var error: String? = nil
         var warnings: [String] = []
+        /// How the outputs were decoded (`--verbose`).
+        var decodes: String? = nil
+        var outputs: [Outcome]
         let milliseconds: Int
     }
 
@@ -23,44 +36,57 @@ final class BatchReporter: Sendable {
         var ok = 0, failed = 0, skipped = 0
         var lastDraw = 0.0
         var reportError: Int32 = 0
+        /// Finished inputs waiting for the ones before them, by position.
+        var waiting: [Int: InputOutcome] = [:]
+        var nextToReport = 0
         var done: Int { ok + failed + skipped }
     }
 
+    /// Outputs in the batch.
     let total: Int
     let progress: Bool
     let quiet: Bool
+    let verbose: Bool
     let report: Int32?
     let reportPath: String?
     private let state = Locked(State())
     private let start = Console.now()
 
-    init(total: Int, progress: Bool, quiet: Bool, report: Int32?, reportPath: String?) {
+    init(total: Int, progress: Bool, quiet: Bool, verbose: Bool, report: Int32?, reportPath: String?) {
         self.total = total
         self.progress = progress
         self.quiet = quiet
+        self.verbose = verbose
         self.report = report
         self.reportPath = reportPath
     }
 
-    func record(_ outcome: Outcome) {
-        let input = FileName.display(outcome.job.input)
+    /// Records the input at `position` in the batch (0-based, in the order given).
+    func record(_ outcome: InputOutcome, position: Int) {
+        let input = FileName.display(outcome.input)
+        if verbose, let decodes = outcome.decodes { Console.err("imgscale: \(input): \(decodes)") }
         for warning in outcome.warnings { Console.err("imgscale: \(input): warning: \(warning)") }
-        if let error = outcome.error { Console.err("imgscale: \(input): \(error)") }
-        var json = JSON()
-        json.add(path: "input", outcome.job.input)
-        json.add(path: "output", outcome.job.output)
-        json.add("status", outcome.status.rawValue)
-        json.add("error", outcome.error)
-        json.add("width", outcome.size?.width)
-        json.add("height", outcome.size?.height)
-        json.add("ms", outcome.milliseconds)
+        if let error = outcome.error {
+            Console.err("imgscale: \(input): \(error)")
+        }
+        for output in outcome.outputs where output.error != nil && output.error != outcome.error {
+            Console.err("imgscale: \(input): \(output.error!)")
+        }
         state.withLock { s in
-            switch outcome.status {
-            case .ok: s.ok += 1
-            case .skipped: s.skipped += 1
-            case .failed: s.failed += 1
+            for output in outcome.outputs {
+                switch output.status {
+                case .ok: s.ok += 1
+                case .skipped: s.skipped += 1
+                case .failed: s.failed += 1
+                }
             }
-            if let report, s.reportError == 0 { s.reportError = Console.write(report, json.text + "\n") }
+            if let report {
+                s.waiting[position] = outcome
+                while let next = s.waiting.removeValue(forKey: s.nextToReport) {
+                    s.nextToReport += 1
+                    if s.reportError == 0 { s.reportError = Console.write(report, BatchReporter.lines(next)) }
+                }
+            }
             let now = Console.now()
             // Redrawn at most ten times a second: a terminal is slower than thumbnails.
             if progress && (now - s.lastDraw >= 0.1 || s.done == total) {
@@ -69,6 +95,23 @@ final class BatchReporter: Sendable {
                 Console.write(2, "\r\u{1B}[K[\(s.done)/\(total)] \(s.ok) ok, \(s.failed) failed, \(s.skipped) skipped, \(format(rate, digits: 1)) files/s")
             }
         }
+    }
+
+    /// The report's JSON lines for one input, one per output.
+    private static func lines(_ outcome: InputOutcome) -> String {
+        var text = ""
+        for output in outcome.outputs {
+            var json = JSON()
+            json.add(path: "input", outcome.input)
+            json.add(path: "output", output.output)
+            json.add("status", output.status.rawValue)
+            json.add("error", output.error)
+            json.add("width", output.size?.width)
+            json.add("height", output.size?.height)
+            json.add("ms", outcome.milliseconds)
+            text += json.text + "\n"
+        }
+        return text
     }
 
     /// Clears the progress line, prints the summary, and returns the exit status: 0 when

@@ -6,7 +6,8 @@ import ImageScaler
 
 /// Schedules a batch: `workers` threads each take the next job and run it, decoding one
 /// image at a time so memory stays bounded by the worker count. What became of each
-/// input goes to the `BatchReporter`; a failed input never stops the others.
+/// input and its outputs goes to the `BatchReporter`; a failed input never stops the
+/// others.
 final class BatchRunner: Sendable {
     let jobs: [Job]
     let settings: JobSettings
@@ -31,7 +32,7 @@ final class BatchRunner: Sendable {
         let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = takeNext() {
-                reporter.record(runOne(jobs[order[index]]))
+                reporter.record(runOne(jobs[order[index]]), position: order[index])
             }
         }
         return reporter.finish()
@@ -45,21 +46,34 @@ final class BatchRunner: Sendable {
         }
     }
 
-    private func runOne(_ job: Job) -> BatchReporter.Outcome {
+    /// Renders the outputs that need it; an output failed while naming it, or up to
+    /// date with `--if-newer`, is reported as it is.
+    private func runOne(_ job: Job) -> BatchReporter.InputOutcome {
         let t0 = Console.now()
         func ms() -> Int { Int(((Console.now() - t0) * 1000).rounded()) }
-        if let reason = job.failure {
-            return .init(job: job, status: .failed, error: reason, milliseconds: ms())
-        }
-        if ifNewer && isUpToDate(job) {
-            return .init(job: job, status: .skipped, milliseconds: ms())
+        var outcomes = job.outputs.map { BatchReporter.Outcome(output: $0.path, status: .failed, error: $0.failure) }
+        var wanted: [Int] = []
+        for (i, output) in job.outputs.enumerated() where output.failure == nil {
+            if ifNewer, let size = upToDateSize(input: job.input, output: output.path) {
+                outcomes[i] = .init(output: output.path, status: .skipped, size: size)
+            } else {
+                wanted.append(i)
+            }
         }
         do {
-            try makeParent(of: job.output)
-            let (size, warnings) = try JobProcessor.run(job, settings)
-            return .init(job: job, status: .ok, size: size, warnings: warnings, milliseconds: ms())
+            for i in wanted { try makeParent(of: job.outputs[i].path) }
+            let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, settings)
+            for (i, result) in results {
+                switch result {
+                case .success(let size): outcomes[i] = .init(output: job.outputs[i].path, status: .ok, size: size)
+                case .failure(let error): outcomes[i].error = ErrorText.describe(error)
+                }
+            }
+            return .init(input: job.input, warnings: warnings, decodes: decodes, outputs: outcomes, milliseconds: ms())
         } catch {
-            return .init(job: job, status: .failed, error: ErrorText.describe(error), milliseconds: ms())
+            let reason = ErrorText.describe(error)
+            for i in wanted { outcomes[i].error = reason }
+            return .init(input: job.input, error: reason, outputs: outcomes, milliseconds: ms())
         }
     }
 
@@ -68,12 +82,16 @@ final class BatchRunner: Sendable {
         return FileName.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
     }
 
-    /// Like make: an output at least as new as its input needs no rebuild.
-    private func isUpToDate(_ job: Job) -> Bool {
+    /// Like make: an output at least as new as its input needs no rebuild. Its size,
+    /// from its header, goes in the report; an output that cannot be read is rebuilt.
+    private func upToDateSize(input: String, output: String) -> Size? {
         var i = stat(), o = stat()
-        guard FileName.withCString(job.input, { stat($0, &i) }) == 0,
-              FileName.withCString(job.output, { stat($0, &o) }) == 0 else { return false }
-        return (o.st_mtim.tv_sec, o.st_mtim.tv_nsec) >= (i.st_mtim.tv_sec, i.st_mtim.tv_nsec)
+        guard FileName.withCString(input, { stat($0, &i) }) == 0,
+              FileName.withCString(output, { stat($0, &o) }) == 0,
+              (o.st_mtim.tv_sec, o.st_mtim.tv_nsec) >= (i.st_mtim.tv_sec, i.st_mtim.tv_nsec) else { return nil }
+        guard let data = try? ImageFile.readImage(output, limit: settings.decode.maxMemory),
+              let info = try? ImageCodec.info(data) else { return nil }
+        return info.size
     }
 
     private func makeParent(of path: String) throws {

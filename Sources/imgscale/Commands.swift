@@ -34,6 +34,7 @@ enum Commands {
         OptionSpec("report", value: "PATH", "write a JSON line per input to PATH ('-' = stdout)"),
         OptionSpec("progress", value: "auto|always|never", .choice(["auto", "always", "never"]), "progress on stderr (default auto: only on a terminal)"),
         OptionSpec("quiet", short: "q", "no summary line"),
+        OptionSpec("verbose", short: "v", "say how each input was decoded: how many decodes, at which scale, for which outputs"),
     ]
 
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
@@ -55,16 +56,19 @@ enum Commands {
             examples: ["imgscale fill --size 256x256 photo.jpg -o thumb.jpg",
                        "imgscale fill --size 128x128 --from 362,449,260,160 photo.jpg -o face.png",
                        "imgscale fill --size=200x200 -j2 --out-dir thumbs --name '{stem}_{w}x{h}.jpg' *.jpg",
-                       "imgscale fill --size 256x256 --fail-on none damaged.jpg -o thumb.jpg"],
+                       "imgscale fill --size 256x256 --fail-on none damaged.jpg -o thumb.jpg",
+                       "imgscale fill --size 1024x1024 --size 180x180 --size 120x120 --size 20x20 --flatten master.png --out-dir AppIcon --name 'icon-{w}.png'"],
             details: """
             --from limits the source to a rect (clipped to the image) before the aspect fill.
+            Several --size values make one output each from a single decode, named by --name
+            (which then needs {w} or {h}); each is byte for byte what a run with that size alone makes.
             {dir} in --name is the input's directory as given; outputs must stay inside --out-dir.
 
             """ + filterHelp,
-            options: [OptionSpec("size", value: "WxH", .size(), "target size (required)"),
+            options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode"),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
                       originOption, gravityOption, filterOption, noUpscaleOption] + outputOptions,
-            run: { try runImages($0, operation: fillOperation($0)) }),
+            run: { args in try runImages(args, operations: try fillOperations(args)) }),
         CommandSpec(
             name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
             usage: "imgscale crop --rect X,Y,W,H [--origin top-left|bottom-left] INPUT... (-o OUTPUT | --out-dir DIR)",
@@ -74,23 +78,25 @@ enum Commands {
             options: [OptionSpec("rect", value: "X,Y,W,H", .rect, "the rect to cut (required)"), originOption] + outputOptions,
             run: { args in
                 guard let r = args.rect("rect") else { throw UsageError(message: "crop needs --rect X,Y,W,H") }
-                return try runImages(args, operation: .crop(r, origin: origin(args)))
+                return try runImages(args, operations: [.crop(r, origin: origin(args))])
             }),
         CommandSpec(
             name: "fit", summary: "Scale to fit inside WxH with the aspect ratio kept; nothing is cropped.",
             usage: "imgscale fit --size WxH INPUT... (-o OUTPUT | --out-dir DIR)",
             examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg",
+                       "imgscale fit --size 320x --size 640x --size 1280x --size 1920x --no-upscale photo.jpg --out-dir web --name '{stem}-{w}w.jpg'",
                        "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png"],
             details: filterHelp,
-            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only"),
+            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs"),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
                       filterOption, noUpscaleOption] + outputOptions,
             run: { args in
-                guard let s = args.size("size") else { throw UsageError(message: "fit needs --size WxH") }
-                if args.has("pad") && (s.width == Size.unbounded || s.height == Size.unbounded) {
+                let sizes = args.sizes("size")
+                guard !sizes.isEmpty else { throw UsageError(message: "fit needs --size WxH") }
+                if args.has("pad"), sizes.contains(where: { $0.width == Size.unbounded || $0.height == Size.unbounded }) {
                     throw UsageError(message: "--pad needs both sides of --size, like 800x600")
                 }
-                return try runImages(args, operation: .fit(s, pad: args.has("pad") ? background(args) : nil))
+                return try runImages(args, operations: sizes.map { .fit($0, pad: args.has("pad") ? background(args) : nil) })
             }),
         CommandSpec(
             name: "plan", summary: "Print the source rect fill would use, as X,Y,W,H (top-left) on the last line; no pixels are read.",
@@ -106,13 +112,18 @@ enum Commands {
             run: runPlan),
         CommandSpec(
             name: "convert", summary: "Decode and re-encode; the output format follows the output's extension.",
-            usage: "imgscale convert INPUT... (-o OUTPUT | --out-dir DIR) [--quality N] [--compression N] [--background RRGGBB]",
+            usage: "imgscale convert INPUT... (-o OUTPUT | --out-dir DIR) [--size WxH] [--quality N] [--compression N] [--background RRGGBB]",
             examples: ["imgscale convert photo.png -o photo.jpg --quality 90",
+                       "imgscale convert --size 1600x --no-upscale scan.png -o scan.jpg",
                        "imgscale convert logo.png -o logo.jpg --background 000000",
                        "imgscale convert --out-dir png --format png *.jpg"],
-            details: "",
-            options: outputOptions,
-            run: { try runImages($0, operation: .convert) }),
+            details: "With --size the image is also scaled to fit the box, as fit does.",
+            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "also scale to fit WxH (Wx or xH bound one side); repeatable"),
+                      filterOption, noUpscaleOption] + outputOptions,
+            run: { args in
+                let sizes = args.sizes("size")
+                return try runImages(args, operations: sizes.isEmpty ? [.convert] : sizes.map { .fit($0) })
+            }),
         CommandSpec(
             name: "compare", summary: "Compare two images pixel by pixel; exit 0 when they match, 1 when they differ.",
             usage: "imgscale compare EXPECTED ACTUAL [--tolerance N] [--min-psnr DB] [--max-pixels-differ N|P%] [--diff PATH] [--json]",
@@ -155,7 +166,7 @@ enum Commands {
 
     /// fill and fit --pad make exactly --size: the limits it breaks follow from the
     /// arguments alone, so they are usage errors, found before any file is read.
-    static func checkExactSize(_ operation: ImageOperation, jobs: [Job], maxPixels: Int) throws {
+    static func checkExactSize(_ operation: ImageOperation, formats: Set<ImageFormat>, maxPixels: Int) throws {
         let size: Size
         switch operation {
         case .fill(let s, _, _, _), .fit(let s, .some): size = s
@@ -164,7 +175,7 @@ enum Commands {
         if maxPixels > 0 && size.width * size.height > maxPixels {
             throw UsageError(message: "--size \(size) is \(size.width * size.height) pixels, over the limit of \(maxPixels) (raise it with --max-pixels)")
         }
-        for format in Set(jobs.compactMap(\.format)) where size.width > format.maxSide || size.height > format.maxSide {
+        for format in formats where size.width > format.maxSide || size.height > format.maxSide {
             throw UsageError(message: "--size \(size) is too large for \(format.rawValue.uppercased()), which allows at most \(format.maxSide) pixels per side")
         }
     }
@@ -172,9 +183,9 @@ enum Commands {
     /// An encoder option for a format no output has does nothing: one line says so, as
     /// a typo'd extension would otherwise go unnoticed. Outputs that take their input's
     /// format are not known yet, so they silence it.
-    static func warnAboutUnusedOptions(_ args: ParsedArguments, jobs: [Job]) {
-        guard jobs.allSatisfy({ $0.format != nil }) else { return }
-        let formats = Set(jobs.compactMap(\.format))
+    static func warnAboutUnusedOptions(_ args: ParsedArguments, outputs: [Job.Output]) {
+        guard outputs.allSatisfy({ $0.format != nil }) else { return }
+        let formats = Set(outputs.compactMap(\.format))
         for (format, options) in [(ImageFormat.jpeg, ["quality", "progressive", "subsampling"]), (.png, ["compression", "palette"])]
         where !formats.contains(format) {
             for option in options where args.has(option) {
@@ -190,13 +201,16 @@ enum Commands {
         return bytes == 0 ? Int.max : bytes
     }
 
-    static func fillOperation(_ args: ParsedArguments) throws -> ImageOperation {
-        guard let size = args.size("size") else { throw UsageError(message: "fill needs --size WxH") }
-        return .fill(size, from: args.rect("from"), origin: origin(args), gravity: args.choice("gravity", as: Gravity.self) ?? .centre)
+    /// One fill per `--size`, in the order given.
+    static func fillOperations(_ args: ParsedArguments) throws -> [ImageOperation] {
+        let sizes = args.sizes("size")
+        guard !sizes.isEmpty else { throw UsageError(message: "fill needs --size WxH") }
+        let gravity = args.choice("gravity", as: Gravity.self) ?? .centre
+        return sizes.map { .fill($0, from: args.rect("from"), origin: origin(args), gravity: gravity) }
     }
 
-    static func runImages(_ args: ParsedArguments, operation: ImageOperation) throws -> Int32 {
-        var settings = JobSettings(operation: operation)
+    static func runImages(_ args: ParsedArguments, operations: [ImageOperation]) throws -> Int32 {
+        var settings = JobSettings()
         if let q = args.int("quality") { settings.encode.quality = q }
         if let c = args.int("compression") { settings.encode.compression = c }
         settings.encode.background = background(args)
@@ -216,14 +230,17 @@ enum Commands {
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = args.int("jobs") ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"
-        let jobs = try BatchPlanner(args: args, operation: operation, limit: settings.decode.maxMemory).jobs()
-        try checkExactSize(operation, jobs: jobs, maxPixels: settings.decode.maxPixels)
-        warnAboutUnusedOptions(args, jobs: jobs)
+        let jobs = try BatchPlanner(args: args, operations: operations, limit: settings.decode.maxMemory).jobs()
+        let outputs = jobs.flatMap(\.outputs)
+        for operation in operations {
+            try checkExactSize(operation, formats: Set(outputs.compactMap(\.format)), maxPixels: settings.decode.maxPixels)
+        }
+        warnAboutUnusedOptions(args, outputs: outputs)
         // A core no worker uses goes to the single images: decode-ahead, split JPEG regions.
         settings.render.threads = min(workers, jobs.count) < cores ? 2 : 1
         var reportFD: Int32? = nil
         if let report = args.value("report") {
-            try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: jobs.map(\.output))
+            try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: outputs.map(\.path))
             if report == "-" {
                 reportFD = 1
             } else {
@@ -234,7 +251,7 @@ enum Commands {
         }
         defer { if let fd = reportFD, fd != 1 { close(fd) } }
         let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)
-        let reporter = BatchReporter(total: jobs.count, progress: progress, quiet: args.has("quiet"), report: reportFD,
+        let reporter = BatchReporter(total: outputs.count, progress: progress, quiet: args.has("quiet"), verbose: args.has("verbose"), report: reportFD,
                                      reportPath: args.value("report"))
         return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), reporter: reporter).run()
     }
@@ -246,7 +263,8 @@ enum Commands {
             let orientation = Orientation(rawValue: o)!
             if orientation.swapsAxes { source = Size(width: source.height, height: source.width) }
         }
-        guard case .fill(let size, let from, let origin, let gravity) = try fillOperation(args) else { return 2 }
+        guard args.sizes("size").count <= 1 else { throw UsageError(message: "plan takes one --size") }
+        guard case .fill(let size, let from, let origin, let gravity) = try fillOperations(args)[0] else { return 2 }
         if gravity == .entropy {
             throw UsageError(message: "--gravity entropy needs the image's pixels, and plan reads none; run fill on the image")
         }

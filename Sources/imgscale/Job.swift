@@ -1,12 +1,21 @@
 import ImageScaler
 
-/// One input, one plan, one output: the unit the batch runner schedules. Paths are
-/// `FileName` strings. With no `format` (an output name without an image extension,
-/// or `-o -`), the output takes the input's own format, as mogrify does.
+/// One input and the outputs made from it, the unit the batch runner schedules: the
+/// input is read and decoded once for all of them. Paths are `FileName` strings.
 struct Job: Sendable {
+    /// One output: where it goes, in which format, made by which operation (one per
+    /// `--size`). With no `format` (a name without an image extension, or `-o -`), it
+    /// takes the input's own format, as mogrify does.
+    struct Output: Sendable {
+        let path: String
+        let format: ImageFormat?
+        let operation: ImageOperation
+        /// Why this output cannot be made, found while naming it; the rest go on.
+        var failure: String? = nil
+    }
+
+    /// The job's place in the batch as given: reports come in this order.
+    let index: Int
     let input: String
-    let output: String
-    let format: ImageFormat?
-    /// Why this input cannot be done, found while naming it; the rest of the batch goes on.
-    var failure: String? = nil
+    var outputs: [Output]
 }

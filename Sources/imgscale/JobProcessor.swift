@@ -1,15 +1,35 @@
 import ImageScaler
 
-/// Runs one job from bytes on disk to bytes on disk. Throws the error to report for the
-/// input; the output is written atomically, so a failure leaves no file behind.
+/// Runs one job from bytes on disk to bytes on disk: the input is read once and all
+/// the outputs asked for are rendered together, then each is written atomically. A
+/// read or decode failure fails every output and writes none; a write failure fails
+/// that output alone.
 enum JobProcessor {
-    /// The output size and any warnings worth a line on stderr.
-    static func run(_ job: Job, _ settings: JobSettings) throws -> (Size, [String]) {
+    /// Per output asked for (by index into `job.outputs`): its size, or why it failed.
+    /// Throws the error that fails the whole input; the warnings are the input's.
+    /// `decodes` says how the outputs were decoded, for `--verbose`.
+    static func run(_ job: Job, outputs wanted: [Int], _ settings: JobSettings)
+        throws -> (results: [Int: Result<Size, Error>], warnings: [String], decodes: String) {
+        guard !wanted.isEmpty else { return ([:], [], "nothing to do") }
         let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-        let format = job.format ?? ImageFormat.sniff(data)!
-        let result = try settings.operation.render(data, as: format, decode: settings.decode,
-                                                   encode: settings.encode, settings: settings.render)
-        try ImageFile.write(result.bytes, to: job.output)
-        return (result.size, result.info.warnings)
+        let own = ImageFormat.sniff(data)!
+        let outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format ?? own) }
+        let rendered = try ImageOperation.render(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
+                                                 settings: settings.render)
+        var results: [Int: Result<Size, Error>] = [:]
+        for (i, result) in zip(wanted, rendered) {
+            results[i] = Result { try ImageFile.write(result.bytes, to: job.outputs[i].path); return result.size }
+        }
+        return (results, rendered.first?.info.warnings ?? [], describeDecodes(rendered))
+    }
+
+    /// "2 decodes for 3 outputs: 1/1 for 1920x1440 1280x960, 1/4 for 320x240".
+    private static func describeDecodes(_ results: [RenderResult]) -> String {
+        let scales = Array(Set(results.map(\.decodeScale))).sorted()
+        let parts = scales.map { scale in
+            "1/\(scale) for " + results.filter { $0.decodeScale == scale }.map { "\($0.size)" }.joined(separator: " ")
+        }
+        let n = scales.count, m = results.count
+        return "\(n) decode\(n == 1 ? "" : "s") for \(m) output\(m == 1 ? "" : "s"): " + parts.joined(separator: ", ")
     }
 }

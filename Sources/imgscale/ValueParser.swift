@@ -37,6 +37,11 @@ enum ValueParser {
         return Size(width: w, height: h)
     }
 
+    /// A size as `size` reads it back: `320x` for a width-only size.
+    static func text(of size: Size) -> String {
+        (size.width == Size.unbounded ? "" : String(size.width)) + "x" + (size.height == Size.unbounded ? "" : String(size.height))
+    }
+
     /// `X,Y,W,H`: W and H positive; X and Y integers, negative allowed since the rect is
     /// clipped to the image as CGImage.cropping(to:) does.
     static func rect(_ text: String, option: String) throws -> Rect {
