@@ -1,0 +1,190 @@
+import XCTest
+import Foundation
+import ImageScaler
+
+/// Repeated --size: one output per size from one read of the input, each byte for byte
+/// what a run with that size alone makes, at any thread count; reports in input and
+/// size order; the decode counts the issue promises, as `-v` reports them.
+final class ManyOutputsTests: XCTestCase {
+    /// A detailed synthetic master: gradients, a hard-edged disc and fine stripes, so
+    /// every filter tap and every shared window edge shows in the bytes.
+    static func master(width: Int, height: Int, alpha: Bool) -> PixelBuffer {
+        let channels = alpha ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * channels
+                let dx = x - width / 2, dy = y - height / 2
+                let inDisc = dx * dx + dy * dy < (min(width, height) / 3) * (min(width, height) / 3)
+                pixels[i] = UInt8(x * 255 / max(width - 1, 1))
+                pixels[i + 1] = inDisc ? 30 : UInt8(y * 255 / max(height - 1, 1))
+                pixels[i + 2] = (x / 3 + y / 5) % 2 == 0 ? 220 : 40
+                if alpha { pixels[i + 3] = inDisc ? 255 : UInt8((x + y) % 256) }
+            }
+        }
+        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+    }
+
+    static func write(_ image: PixelBuffer, _ path: String, as format: ImageFormat) throws {
+        var options = EncodeOptions()
+        options.quality = 92
+        try ImageFile.write(try ImageCodec.encode(image, as: format, options: options), to: path)
+    }
+
+    /// Every output of one multi-size run equals its own single-size run; `extra` are
+    /// options for both. One input runs with two threads; two inputs at -j2 with one each.
+    private func assertSameAsSeparateRuns(_ command: String, sizes: [String], input: String, extra: [String] = [],
+                                          oneThread: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = CLI.tempDir()
+        var args = [command] + sizes.flatMap { ["--size", $0] } + extra
+        args += [input, "--out-dir", dir + "/many", "--name", "{w}x{h}.png"]
+        let many = CLI.run(args)
+        XCTAssertEqual(many.status, 0, many.stderr, file: file, line: line)
+        // The same again beside a copy of the input at -j2: each image then gets one thread.
+        let copy = dir + "/copy-" + (input as NSString).lastPathComponent
+        if oneThread {
+            try FileManager.default.copyItem(atPath: input, toPath: copy)
+            let pair = CLI.run(args.dropLast(5) + [input, copy, "-j2", "--out-dir", dir + "/pair", "--name", "{stem}-{w}x{h}.png"])
+            XCTAssertEqual(pair.status, 0, pair.stderr, file: file, line: line)
+        }
+        for size in sizes {
+            let one = CLI.run([command, "--size", size] + extra + [input, "-o", dir + "/one.png"])
+            XCTAssertEqual(one.status, 0, one.stderr, file: file, line: line)
+            let expected = CLI.bytes(dir + "/one.png")
+            // {w}x{h} spells the size as given: `320x` has no {h}.
+            let name = size + ".png"
+            XCTAssertNotNil(expected, file: file, line: line)
+            XCTAssertEqual(CLI.bytes(dir + "/many/" + name), expected, "\(size) differs from its own run", file: file, line: line)
+            guard oneThread else { continue }
+            let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+            XCTAssertEqual(CLI.bytes(dir + "/pair/\(stem)-" + name), expected, "\(size) at one thread", file: file, line: line)
+            XCTAssertEqual(CLI.bytes(dir + "/pair/copy-\(stem)-" + name), expected, "\(size) at one thread", file: file, line: line)
+        }
+    }
+
+    func testIconSetFromPNGMatchesSeparateRuns() throws {
+        let dir = CLI.tempDir()
+        for alpha in [false, true] {
+            let master = dir + "/master-\(alpha).png"
+            try Self.write(Self.master(width: 600, height: 600, alpha: alpha), master, as: .png)
+            try assertSameAsSeparateRuns("fill", sizes: ["512x512", "180x180", "120x120", "64x64", "29x29", "20x20"], input: master)
+            try assertSameAsSeparateRuns("fill", sizes: ["300x100", "50x50"], input: master, extra: ["--filter", "lanczos", "--flatten"])
+        }
+    }
+
+    func testSrcsetFromJPEGMatchesSeparateRunsAndDecodesOncePerScale() throws {
+        let dir = CLI.tempDir()
+        let jpeg = dir + "/photo.jpg"
+        try Self.write(Self.master(width: 2000, height: 1500, alpha: false), jpeg, as: .jpeg)
+        let sizes = ["1000x", "800x", "320x", "160x"]
+        try assertSameAsSeparateRuns("fit", sizes: sizes, input: jpeg)
+        try assertSameAsSeparateRuns("fill", sizes: ["900x600", "400x400", "200x100"], input: jpeg, extra: ["--gravity", "north"])
+        // 1000 and 800 leave no 2x room at 1/2 (2000 < 2 * 2 * 800): full scale, one decode;
+        // 320 decodes at 1/2 (2000 >= 2 * 2 * 320) and 160 at 1/4.
+        let r = CLI.run(["fit", "-v"] + sizes.flatMap { ["--size", $0] } + [jpeg, "--out-dir", dir + "/v", "--name", "{w}.jpg"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("3 decodes for 4 outputs: 1/1 for 1000x750 800x600, 1/2 for 320x240, 1/4 for 160x120"), r.stderr)
+        let png = dir + "/photo.png"
+        try Self.write(Self.master(width: 2000, height: 1500, alpha: false), png, as: .png)
+        let p = CLI.run(["fit", "-v"] + sizes.flatMap { ["--size", $0] } + [png, "--out-dir", dir + "/p", "--name", "{w}.png"])
+        XCTAssertTrue(p.stderr.contains("1 decode for 4 outputs"), p.stderr)
+    }
+
+    func testRealPhotosMatchSeparateRuns() throws {
+        let photos = CLI.testdata + "/photos"
+        guard FileManager.default.fileExists(atPath: photos) else {
+            throw XCTSkip("SKIPPED: \(photos) is missing; the synthetic cases above still ran")
+        }
+        // Two threads only: the synthetic cases cover one, and a 12 MP decode is slow
+        // under the sanitizers.
+        try assertSameAsSeparateRuns("fit", sizes: ["320x", "640x", "1280x", "1920x"], input: photos + "/street-4032x3024.jpg",
+                                     oneThread: false)
+        // EXIF orientation 6: the plans are made upright and decoded stored.
+        try assertSameAsSeparateRuns("fill", sizes: ["256x256", "100x300"], input: photos + "/rotated-2048x1536.jpg",
+                                     extra: ["--filter", "bicubic"], oneThread: false)
+    }
+
+    func testReportIsInInputThenSizeOrderAtAnyJobs() throws {
+        let dir = CLI.tempDir()
+        var inputs: [String] = []
+        // Largest first is how -j2 schedules; the report must not show it.
+        for (i, side) in [120, 400, 60, 300].enumerated() {
+            let path = dir + "/in\(i).png"
+            try Self.write(Self.master(width: side, height: side, alpha: false), path, as: .png)
+            inputs.append(path)
+        }
+        let sizes = ["64x64", "32x16", "16x16"]
+        var reports: [[String]] = []
+        for jobs in ["1", "2", "3"] {
+            let r = CLI.run(["fill", "-j", jobs, "--report", "-"] + sizes.flatMap { ["--size", $0] } + inputs
+                            + ["--out-dir", dir + "/out\(jobs)", "--name", "{stem}-{w}x{h}.png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.count, 12)
+            let outputs = try lines.map { line -> String in
+                let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return ((json["output"] as? String).map { ($0 as NSString).lastPathComponent })!
+            }
+            XCTAssertEqual(outputs, (0..<4).flatMap { i in ["in\(i)-64x64.png", "in\(i)-32x16.png", "in\(i)-16x16.png"] })
+            reports.append(lines.map { $0.replacingOccurrences(of: #""ms":\d+"#, with: "", options: .regularExpression)
+                                         .replacingOccurrences(of: "out\(jobs)", with: "out") })
+        }
+        XCTAssertEqual(reports[0], reports[1])
+        XCTAssertEqual(reports[0], reports[2])
+        // --if-newer: the skipped outputs still report their size; a missing one is made.
+        try FileManager.default.removeItem(atPath: dir + "/out1/in2-32x16.png")
+        let again = CLI.run(["fill", "--if-newer", "--report", "-"] + sizes.flatMap { ["--size", $0] } + inputs
+                            + ["--out-dir", dir + "/out1", "--name", "{stem}-{w}x{h}.png"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let rows = again.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.count, 12)
+        XCTAssertTrue(rows[7].contains(#""status":"ok""#) && rows[7].contains("in2-32x16.png"), rows[7])
+        XCTAssertTrue(rows[6].contains(#""status":"skipped""#) && rows[6].contains(#""width":64,"height":64"#), rows[6])
+        XCTAssertTrue(rows[4].contains(#""status":"skipped""#) && rows[4].contains(#""width":32,"height":16"#), rows[4])
+        XCTAssertTrue(again.stderr.contains("1 ok, 0 failed, 11 skipped"), again.stderr)
+    }
+
+    func testUsageErrorsAndFailures() throws {
+        let dir = CLI.tempDir()
+        let master = dir + "/m.png"
+        try Self.write(Self.master(width: 100, height: 100, alpha: false), master, as: .png)
+        let cases: [([String], String)] = [
+            (["fill", "--size", "64x64", "--size", "32x32", master, "--out-dir", dir + "/a"], "put {w} or {h} in it"),
+            (["fill", "--size", "64x64", "--size", "32x32", master, "-o", dir + "/a.png"], "-o writes one file"),
+            (["fill", "--size", "64x64", "--size", "64x32", master, "--out-dir", dir + "/a", "--name", "{w}.png"],
+             "--size 64x64 and --size 64x32 of"),
+            (["fill", "--size", "64x64", "--size", "64x", master, "--out-dir", dir + "/a", "--name", "{w}{h}.png"], "--size"),
+            (["fill", "--size", "64x64", "--size", "70000x10", master, "--out-dir", dir + "/a", "--name", "{w}.jpg"],
+             "too large for JPEG"),
+        ]
+        for (args, message) in cases {
+            let r = CLI.run(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/a"), "nothing written after a usage error")
+        // A broken input fails every output and writes none; the good input beside it is done.
+        let broken = dir + "/broken.png"
+        let bytes = try XCTUnwrap(CLI.bytes(master))
+        FileManager.default.createFile(atPath: broken, contents: bytes.prefix(bytes.count / 2))
+        let r = CLI.run(["fill", "--size", "64x64", "--size", "32x32", master, broken, "--out-dir", dir + "/b", "--name", "{stem}-{w}.png"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(CLI.files(dir + "/b"), ["m-32.png", "m-64.png"])
+        XCTAssertEqual(r.stderr.components(separatedBy: "broken.png:").count, 2, "one line for the broken input: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("2 ok, 2 failed"), r.stderr)
+    }
+
+    func testConvertScalesWithOneSidedSizes() throws {
+        let dir = CLI.tempDir()
+        let master = dir + "/m.png"
+        try Self.write(Self.master(width: 300, height: 200, alpha: false), master, as: .png)
+        let r = CLI.run(["convert", "--size", "150x", "--size", "x50", "--size", "600x", "--no-upscale", master,
+                         "--out-dir", dir + "/c", "--name", "{stem}-{w}-{h}.jpg"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(CLI.size(dir + "/c/m-150-.jpg"), "150x100")
+        XCTAssertEqual(CLI.size(dir + "/c/m--50.jpg"), "75x50")
+        XCTAssertEqual(CLI.size(dir + "/c/m-600-.jpg"), "300x200", "--no-upscale keeps the size")
+        XCTAssertEqual(CLI.run(["fit", "--size", "150x", master, "-o", dir + "/fit.jpg"]).status, 0)
+        XCTAssertEqual(CLI.bytes(dir + "/fit.jpg"), CLI.bytes(dir + "/c/m-150-.jpg"), "convert --size is fit")
+    }
+}
