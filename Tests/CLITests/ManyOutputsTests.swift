@@ -166,7 +166,7 @@ final class ManyOutputsTests: XCTestCase {
         // A broken input fails every output and writes none; the good input beside it is done.
         let broken = dir + "/broken.png"
         let bytes = try XCTUnwrap(CLI.bytes(master))
-        FileManager.default.createFile(atPath: broken, contents: bytes.prefix(bytes.count / 2))
+        XCTAssertTrue(FileManager.default.createFile(atPath: broken, contents: bytes.prefix(bytes.count / 2)))
         let r = CLI.run(["fill", "--size", "64x64", "--size", "32x32", master, broken, "--out-dir", dir + "/b", "--name", "{stem}-{w}.png"])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(CLI.files(dir + "/b"), ["m-32.png", "m-64.png"])
