@@ -188,3 +188,33 @@ final class ManyOutputsTests: XCTestCase {
         XCTAssertEqual(CLI.bytes(dir + "/fit.jpg"), CLI.bytes(dir + "/c/m-150-.jpg"), "convert --size is fit")
     }
 }
+
+/// The README's Makefile, run by make as a user would, with the built imgscale on PATH.
+final class ReadmeMakefileTests: XCTestCase {
+    func testMakefileRulesMakeTheIconSetAndSrcset() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/make") else {
+            throw XCTSkip("SKIPPED: make is not installed; the README's Makefile was not run")
+        }
+        let readme = try String(contentsOfFile: CLI.root + "/README.md", encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "```make\n"))
+        let end = try XCTUnwrap(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let dir = CLI.tempDir()
+        try String(readme[start.upperBound..<end.lowerBound]).write(toFile: dir + "/Makefile", atomically: true, encoding: .utf8)
+        try ManyOutputsTests.write(ManyOutputsTests.master(width: 1200, height: 1200, alpha: true), dir + "/master.png", as: .png)
+        try FileManager.default.createDirectory(atPath: dir + "/photos", withIntermediateDirectories: true)
+        try ManyOutputsTests.write(ManyOutputsTests.master(width: 1600, height: 1000, alpha: false), dir + "/photos/beach.jpg", as: .jpeg)
+        let bin = (CLI.binary as NSString).deletingLastPathComponent
+        let r = CLI.sh("PATH=\(bin):$PATH make -s AppIcon/icon-1024.png web/beach-320w.jpg", cwd: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let icons = CLI.files(dir + "/AppIcon")
+        XCTAssertEqual(icons.count, 13, "\(icons)")
+        XCTAssertEqual(CLI.size(dir + "/AppIcon/icon-20.png"), "20x20")
+        XCTAssertEqual(try ImageCodec.info(try ImageFile.read(dir + "/AppIcon/icon-1024.png")).channels, 3, "--flatten: opaque")
+        XCTAssertEqual(CLI.files(dir + "/web"), ["beach-1280w.jpg", "beach-1920w.jpg", "beach-320w.jpg", "beach-640w.jpg"])
+        XCTAssertEqual(CLI.size(dir + "/web/beach-640w.jpg"), "640x400")
+        XCTAssertEqual(CLI.size(dir + "/web/beach-1920w.jpg"), "1600x1000", "--no-upscale")
+        // Up to date: make runs nothing the second time.
+        let again = CLI.sh("PATH=\(bin):$PATH make AppIcon/icon-1024.png web/beach-320w.jpg", cwd: dir)
+        XCTAssertTrue(again.stdout.contains("is up to date"), again.stdout)
+    }
+}
