@@ -38,12 +38,13 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Whether the format stores palette images (`EncodeOptions.palette`).
     public var writesPalettes: Bool { self == .png }
 
-    /// The decoder for a file that starts with this format's signature.
+    /// The decoder for a file that starts with this format's signature, with the colour
+    /// stage after it.
     static func decoder(for data: [UInt8]) throws -> any RowDecoder {
         if data.isEmpty { throw DecodeError.empty }
         switch sniff(data) {
-        case .png: return try PNGDecoder(data)
-        case .jpeg: return try JPEGDecoder(data)
+        case .png: return ColorConvertingDecoder(inner: try PNGDecoder(data))
+        case .jpeg: return ColorConvertingDecoder(inner: try JPEGDecoder(data))
         case nil: throw DecodeError.unknownFormat
         }
     }

@@ -2,7 +2,8 @@ import CJPEGShim
 
 /// JPEG through libjpeg-turbo's jpeglib.h API with libjpeg's defaults (ISLOW DCT, fancy
 /// upsampling), so a full-size decode matches `djpeg` byte for byte. Gray stays one
-/// channel; YCbCr and RGB come out RGB; CMYK and YCCK are converted to RGB here.
+/// channel; YCbCr and RGB come out RGB; CMYK and YCCK come out as ink, which the
+/// `ColorStage` after the decoder turns into RGB (as it converts profiles).
 public enum JPEGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
         // Reading a header never fails on a mild warning: `info` reports what is there.
@@ -42,7 +43,11 @@ public enum JPEGCodec {
     /// `ShrinkOnLoad.cropSlack` pixels of a crop edge.
     public static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
-        let info = try decodeRows(data, options: options, region: region, begin: { collector.begin($0) }, rows: { collector.add($0) })
+        let header = try info(data)
+        let info = try ColorStage.around(profile: header.iccProfile, toSRGB: options.toSRGB,
+                                         begin: { collector.begin($0) }, rows: { collector.add($0) }) {
+            try decodeRows(data, options: options, region: region, begin: $0, rows: $1)
+        }
         return (collector.image, collector.region.rect, info)
     }
 
@@ -134,9 +139,9 @@ public enum JPEGCodec {
             let firstRow = min(max(region?.y ?? 0, 0), fullHeight - 1)
             let endRow = min(region.map { $0.maxY } ?? fullHeight, fullHeight)
             let height = endRow - firstRow
-            let outChannels = channels == 4 ? 3 : channels
+            // CMYK and YCCK come out as ink; the ColorStage after this decoder makes RGB.
             try begin(DecodedRegion(rect: Rect(x: Int(output.x_offset) + dx, y: firstRow + dy, width: width, height: height),
-                                    channels: outChannels))
+                                    channels: channels, cmykInverted: channels == 4 ? raw.adobe_inverted != 0 : nil))
             var skipped = 0
             while skipped < firstRow {
                 let n = message.with { cjpeg_reader_skip(reader, UInt32(firstRow - skipped), $0, $1) }
@@ -147,16 +152,6 @@ public enum JPEGCodec {
             let chunkRows = 16
             let stride = width * channels
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
-            let inverted = raw.adobe_inverted != 0
-            var colour: ColorConverter? = nil
-            if options.toSRGB, let icc = info.iccProfile {
-                do {
-                    colour = try ColorConverter(profile: icc, layout: channels == 4 ? .cmyk(inverted: inverted) : .init(channels: channels))
-                } catch {
-                    info.warnings.append("\(error)")
-                }
-            }
-            var converted = channels == 4 || colour != nil ? PixelBuffer.samples(count: width * outChannels * chunkRows) : []
             var row = 0
             while row < height {
                 let want = min(chunkRows, height - row)
@@ -165,23 +160,8 @@ public enum JPEGCodec {
                 }
                 guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "no scanlines returned") }
                 let count = Int(n)
-                if channels == 4 || colour != nil {
-                    chunk.withUnsafeBufferPointer { src in
-                        converted.withUnsafeMutableBufferPointer { dst in
-                            if let colour {
-                                colour.convert(src.baseAddress!, into: dst.baseAddress!, pixels: width * count)
-                            } else {
-                                cmykToRGB(src.baseAddress!, dst.baseAddress!, pixels: width * count, inverted: inverted)
-                            }
-                        }
-                    }
-                    try converted.withUnsafeBufferPointer {
-                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: width * outChannels, pixels: $0.baseAddress!))
-                    }
-                } else {
-                    try chunk.withUnsafeBufferPointer {
-                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
-                    }
+                try chunk.withUnsafeBufferPointer {
+                    try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
                 }
                 row += count
             }
@@ -195,19 +175,6 @@ public enum JPEGCodec {
                                      + (tolerated > 1 ? " and \(tolerated - 1) more warning\(tolerated > 2 ? "s" : "")" : ""))
             }
             return info
-        }
-    }
-
-    /// Photoshop (which writes the Adobe APP14 marker) stores CMYK inverted, 255 = no
-    /// ink; other writers store it plainly. Either way the ink fraction multiplies out.
-    static func cmykToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, inverted: Bool) {
-        for i in 0..<pixels {
-            var c = Int(src[i * 4]), m = Int(src[i * 4 + 1]), y = Int(src[i * 4 + 2]), k = Int(src[i * 4 + 3])
-            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
-            // (a * b + 127) / 255 rounds the product of two 8-bit fractions to nearest.
-            dst[i * 3] = UInt8((c * k + 127) / 255)
-            dst[i * 3 + 1] = UInt8((m * k + 127) / 255)
-            dst[i * 3 + 2] = UInt8((y * k + 127) / 255)
         }
     }
 

@@ -24,7 +24,11 @@ public enum PNGCodec {
 
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
         var collector = RowCollector()
-        let info = try decodeRows(data, options: options, begin: { collector.begin($0) }, rows: { collector.add($0) })
+        let header = try info(data)
+        let info = try ColorStage.around(profile: header.iccProfile, toSRGB: options.toSRGB,
+                                         begin: { collector.begin($0) }, rows: { collector.add($0) }) {
+            try decodeRows(data, options: options, begin: $0, rows: $1)
+        }
         return (collector.image, info)
     }
 
@@ -38,14 +42,6 @@ public enum PNGCodec {
             try options.check(info.size)
             let (width, height, channels) = (info.size.width, info.size.height, info.channels)
             let stride = width * channels
-            var colour: ColorConverter? = nil
-            if options.toSRGB, let icc = info.iccProfile {
-                do { colour = try ColorConverter(profile: icc, layout: .init(channels: channels)) } catch { info.warnings.append("\(error)") }
-            }
-            // Little CMS converts in place when input and output layouts match.
-            func convert(_ p: UnsafeMutableBufferPointer<UInt8>, rows count: Int) {
-                colour?.convert(p.baseAddress!, into: p.baseAddress!, pixels: count * width)
-            }
             /// A read failure ends the decode, unless `failOn` tolerates its kind:
             /// then what was decoded stands and the rest stays zero (black, or
             /// transparent with alpha), with a warning saying so.
@@ -64,7 +60,6 @@ public enum PNGCodec {
                     message.with { cpng_reader_read(reader, out.baseAddress, stride, $0, $1) }
                 }
                 if status != 0 { try judge(status, rowsDone: 0) }
-                pixels.withUnsafeMutableBufferPointer { convert($0, rows: height) }
                 try pixels.withUnsafeBufferPointer {
                     try rows(RowChunk(firstRow: 0, count: height, bytesPerRow: stride, pixels: $0.baseAddress!))
                 }
@@ -92,7 +87,6 @@ public enum PNGCodec {
                     }
                     done = 0
                 }
-                chunk.withUnsafeMutableBufferPointer { convert($0, rows: count) }
                 try chunk.withUnsafeBufferPointer {
                     try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
                 }

@@ -148,7 +148,7 @@ final class CodecTests: XCTestCase {
     func testCMYKConversion() {
         func convert(_ cmyk: [UInt8], inverted: Bool) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: cmyk.count / 4 * 3)
-            out.withUnsafeMutableBufferPointer { JPEGCodec.cmykToRGB(cmyk, $0.baseAddress!, pixels: cmyk.count / 4, inverted: inverted) }
+            out.withUnsafeMutableBufferPointer { ColorStage.cmykToRGB(cmyk, $0.baseAddress!, pixels: cmyk.count / 4, inverted: inverted) }
             return out
         }
         XCTAssertEqual(convert([0, 0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 255], inverted: false), [255, 255, 255, 0, 255, 255, 0, 0, 0])
