@@ -46,14 +46,18 @@ public enum JPEGCodec {
         let header = try info(data)
         let info = try ColorStage.around(profile: header.iccProfile, toSRGB: options.toSRGB,
                                          begin: { collector.begin($0) }, rows: { collector.add($0) }) {
-            try decodeRows(data, options: options, region: region, begin: $0, rows: $1)
+            try decodeRows(data, options: options, region: region, restarts: region == nil ? nil : RestartIntervalCut.Index(data),
+                           begin: $0, rows: $1)
         }
         return (collector.image, collector.region.rect, info)
     }
 
     /// The streaming form of `decode(_:options:region:)`: announces the region, then
     /// hands over rows 16 at a time, never holding the whole image.
+    /// `restarts` is the file's restart-interval layout (`JPEGDecoder` reads it once
+    /// for all its decodes).
     static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
+                           restarts: RestartIntervalCut.Index?,
                            begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
         guard let asked = region else { return try decodeRows(data, cut: nil, shrink: shrink, options: options, region: nil, begin: begin, rows: rows) }
@@ -66,7 +70,7 @@ public enum JPEGCodec {
         }
         // Restart markers let whole intervals outside the region go undecoded; a cut
         // is a smaller JPEG whose pixels sit at an offset in this one.
-        let cut = RestartIntervalCut.Index(data)?.cut(fullSize(region, shrink), margin: ShrinkOnLoad.cropSlack * shrink)
+        let cut = restarts?.cut(fullSize(region, shrink), margin: ShrinkOnLoad.cropSlack * shrink)
         return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: region, begin: begin, rows: rows)
     }
 
@@ -94,10 +98,11 @@ public enum JPEGCodec {
     /// rows (a 12 MP photo shrunk 1/2 is 3.4 MiB). Larger outputs are bound by encoding
     /// anyway (measured: a 1000x1000 PNG from the street photo took 0.31 s split, 0.32 s
     /// not, +18 MiB).
-    static func halves(_ data: [UInt8], options: DecodeOptions, region asked: Rect) -> RegionHalves? {
+    static func halves(_ data: [UInt8], options: DecodeOptions, region asked: Rect,
+                       restarts: RestartIntervalCut.Index?) -> RegionHalves? {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
         guard let region = within65536(asked), region.height >= 32, region.width * (region.height / 2 + 1) * 3 <= 4 << 20,
-              let index = RestartIntervalCut.Index(data) else { return nil }
+              let index = restarts else { return nil }
         let margin = ShrinkOnLoad.cropSlack * shrink
         let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
         let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)

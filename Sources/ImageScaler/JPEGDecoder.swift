@@ -5,22 +5,25 @@ struct JPEGDecoder: RowDecoder {
     let data: [UInt8]
     let info: ImageInfo
     let capabilities = DecoderCapabilities(shrinkFactors: [1, 2, 4, 8], decodesRegions: true, splitsRegions: true)
+    /// The restart-interval layout, read once for every pass and half (nil: none usable).
+    let restarts: RestartIntervalCut.Index?
 
     init(_ data: [UInt8]) throws {
         self.data = data
         info = try JPEGCodec.info(data)
+        restarts = RestartIntervalCut.Index(data)
     }
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var options = options
         options.shrink = shrink
-        return try JPEGCodec.decodeRows(data, options: options, region: region, begin: begin, rows: rows)
+        return try JPEGCodec.decodeRows(data, options: options, region: region, restarts: restarts, begin: begin, rows: rows)
     }
 
     func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
         var options = options
         options.shrink = shrink
-        return JPEGCodec.halves(data, options: options, region: region)
+        return JPEGCodec.halves(data, options: options, region: region, restarts: restarts)
     }
 }

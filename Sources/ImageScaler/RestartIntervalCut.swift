@@ -99,17 +99,18 @@ struct RestartIntervalCut {
         }
     }
 
-    /// A cuttable file's layout, for cutting it more than once: the frame is read at
-    /// once (cheap, and enough to rule most files out); where every interval starts and
-    /// ends is found by the first cut that leaves some out, and kept.
-    final class Index {
+    /// A cuttable file's layout, for cutting it more than once (every decode pass and
+    /// half of one input shares it): the frame is read at once (cheap, and enough to
+    /// rule most files out); where every interval starts and ends is found by the first
+    /// cut that leaves some out, under a lock, and kept.
+    final class Index: Sendable {
         let jpeg: [UInt8]
         fileprivate let f: Frame
         fileprivate let mcuRows: Int
         fileprivate let perRow: Int
         fileprivate let intervalWidth: Int
         /// nil until scanned; then the bounds, or nil when the scan found the file damaged.
-        private var scanned: [Int]?? = nil
+        private let scanned = Locked<[Int]??>(nil)
 
         init?(_ jpeg: [UInt8]) {
             guard let f = jpeg.withUnsafeBufferPointer({ readFrame($0) }) else { return nil }
@@ -129,13 +130,15 @@ struct RestartIntervalCut {
         }
 
         fileprivate func bounds(_ d: UnsafeBufferPointer<UInt8>) -> [Int]? {
-            if let scanned { return scanned }
-            let count = perRow * mcuRows
-            // Each interval but the last ends in a two-byte marker: a header claiming more
-            // than the file can hold is refused before anything is allocated for them.
-            let found = count <= (d.count - f.scanStart) / 2 + 1 ? intervalBounds(d, from: f.scanStart, count: count) : nil
-            scanned = .some(found)
-            return found
+            scanned.withLock { scanned in
+                if let scanned { return scanned }
+                let count = perRow * mcuRows
+                // Each interval but the last ends in a two-byte marker: a header claiming more
+                // than the file can hold is refused before anything is allocated for them.
+                let found = count <= (d.count - f.scanStart) / 2 + 1 ? intervalBounds(d, from: f.scanStart, count: count) : nil
+                scanned = .some(found)
+                return found
+            }
         }
     }
 
