@@ -5,6 +5,8 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case unknownFormat
     case png(String)
     case jpeg(String)
+    /// Any other format's decoder refused the data, in its own words.
+    case invalid(ImageFormat, String)
     case tooManyPixels(Size, limit: Int)
     case badDimensions(Size)
     /// The two halves of a split decode did not fit together (a decoder bug, not data).
@@ -19,9 +21,11 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty: return "empty file"
-        case .unknownFormat: return "not a PNG or JPEG file (unrecognised signature)"
+        case .unknownFormat:
+            return "not a \(ImageFormat.names(ImageFormat.allCases, or: true)) file (unrecognised signature)"
         case .png(let message): return "invalid PNG: \(message)"
         case .jpeg(let message): return "invalid JPEG: \(message)"
+        case .invalid(let format, let message): return "invalid \(format.displayName): \(message)"
         case .tooManyPixels(let size, let limit):
             return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"

@@ -2,6 +2,10 @@
 public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case png(String)
     case jpeg(String)
+    /// Any other format's encoder failed, in its own words.
+    case failed(ImageFormat, String)
+    /// imgscale reads this format but does not write it.
+    case unsupported(ImageFormat)
     /// The rows ran out before the image was complete (the decoder stopped early).
     case incomplete(rows: Int, of: Int)
 
@@ -9,6 +13,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .png(let message): return "PNG encoding failed: \(message)"
         case .jpeg(let message): return "JPEG encoding failed: \(message)"
+        case .failed(let format, let message): return "\(format.displayName) encoding failed: \(message)"
+        case .unsupported(let format): return "imgscale does not write \(format.displayName)"
         case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"
         }
     }

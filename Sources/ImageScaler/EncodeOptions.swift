@@ -1,7 +1,13 @@
 /// How to encode an output. The defaults are those of the README: JPEG quality 85 with
-/// 4:2:0 chroma and optimised Huffman tables, PNG zlib level 6, white behind alpha.
+/// 4:2:0 chroma and optimised Huffman tables, WebP quality 80 at effort 4 (sharp's and
+/// libvips's), PNG zlib level 6, white behind alpha.
 public struct EncodeOptions: Sendable {
-    public var quality: Int = 85
+    /// 1-100; nil is the format's default (JPEG 85, WebP 80).
+    public var quality: Int? = nil
+    /// WebP: lossless instead of lossy.
+    public var lossless: Bool = false
+    /// CPU spent on a smaller file, 0-6 (WebP's method); nil is the format's default (4).
+    public var effort: Int? = nil
     public var compression: Int = 6
     public var background: RGBColor = .white
     public var progressive: Bool = false

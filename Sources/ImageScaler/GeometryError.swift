@@ -15,7 +15,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
         case .outputTooLarge(let size, let limit):
             return "output would be \(size) = \(size.width * size.height) pixels, over the limit of \(limit)"
         case .outputTooLargeForFormat(let size, let format):
-            return "output would be \(size), but \(format.rawValue.uppercased()) allows at most \(format.maxSide) pixels per side"
+            return "output would be \(size), but \(format.displayName) allows at most \(format.maxSide) pixels per side"
         }
     }
 }

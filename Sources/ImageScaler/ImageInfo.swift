@@ -16,6 +16,8 @@ public struct ImageInfo: Equatable, Sendable {
     public var xmp: [UInt8]?
     /// Text chunks (PNG tEXt/zTXt/iTXt other than XMP) or comments (JPEG COM).
     public var textCount: Int = 0
+    /// Frames of an animation (the first is the one decoded); 1 for a still image.
+    public var frames: Int = 1
     /// Bytes a decode holds besides the rows it hands over: a progressive JPEG's
     /// coefficients, an interlaced PNG's whole image, libpng's row buffers.
     public var workingBytes: Int = 0

@@ -1,6 +1,6 @@
 import CJPEGShim
 
-/// JPEG from rows: gray or RGB at `options.quality` with optimised Huffman tables,
+/// JPEG from rows: gray or RGB at `options.quality` (default 85) with optimised Huffman tables,
 /// `options.subsampling` and optionally progressive; alpha (JPEG has none) is flattened
 /// onto `options.background` row by row. ICC/EXIF/XMP embedded unchanged.
 final class JPEGEncoder: RowEncoder {
@@ -18,7 +18,7 @@ final class JPEGEncoder: RowEncoder {
         outChannels = channels == 2 || channels == 4 ? Flattener.channels(flattening: channels, onto: options.background) : channels
         var message = ShimMessage()
         let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
-        var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality), progressive: options.progressive ? 1 : 0,
+        var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality ?? 85), progressive: options.progressive ? 1 : 0,
                                                subsampling: options.subsampling.code)
         let flat = outChannels
         let w = icc.withUnsafeBufferPointer { i in

@@ -35,7 +35,7 @@ struct BatchPlanner {
             }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
             if format == nil && ImageFormat.isUnwritableImageExtension(of: output) {
-                throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes PNG and JPEG; use a .png, .jpg or .jpeg name, or --format")
+                throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); use a .png, .jpg or .webp name, or --format")
             }
             jobs.append(Job(index: 0, input: inputs[0], outputs: [
                 Job.Output(path: output, format: format ?? ImageFormat.fromExtension(of: output), operation: operations[0])]))
@@ -59,7 +59,7 @@ struct BatchPlanner {
                     let path = name.hasPrefix("/") ? name : dir.hasSuffix("/") ? dir + name : dir + "/" + name
                     var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation)
                     if ImageFormat.isUnwritableImageExtension(of: path) {
-                        output.failure = "cannot write '\(FileName.display(path))': imgscale writes PNG and JPEG; give --format or a --name with .png or .jpg"
+                        output.failure = "cannot write '\(FileName.display(path))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); give --format or a --name with .png, .jpg or .webp"
                     }
                     outputs.append(output)
                 }

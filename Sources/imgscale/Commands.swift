@@ -11,8 +11,11 @@ enum Commands {
         OptionSpec("output", short: "o", value: "OUTPUT", "output file for a single input ('-' for stdout)"),
         OptionSpec("out-dir", value: "DIR", "write each output into DIR (created if needed)"),
         OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} {dir} {w} {h} (default {name})"),
-        OptionSpec("format", value: "png|jpeg", .choice(["png", "jpeg"], aliases: ["jpg": "jpeg"]), "output format, replacing the name's extension"),
-        OptionSpec("quality", value: "N", .int(1...100), "JPEG quality 1-100 (default 85)"),
+        OptionSpec("format", value: ImageFormat.writable.map(\.rawValue).joined(separator: "|"),
+                   .choice(ImageFormat.writable.map(\.rawValue), aliases: ["jpg": "jpeg"]), "output format, replacing the name's extension"),
+        OptionSpec("quality", value: "N", .int(1...100), "JPEG and WebP quality 1-100 (default: JPEG 85, WebP 80)"),
+        OptionSpec("lossless", "write lossless WebP"),
+        OptionSpec("effort", value: "N", .int(0...6), "WebP effort 0-6: more CPU for smaller files (default 4)"),
         OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
         OptionSpec("background", value: "RRGGBB", .color, "colour behind alpha in JPEG output, --flatten and fit --pad (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
@@ -176,7 +179,7 @@ enum Commands {
             throw UsageError(message: "--size \(size) is \(size.width * size.height) pixels, over the limit of \(maxPixels) (raise it with --max-pixels)")
         }
         for format in formats where size.width > format.maxSide || size.height > format.maxSide {
-            throw UsageError(message: "--size \(size) is too large for \(format.rawValue.uppercased()), which allows at most \(format.maxSide) pixels per side")
+            throw UsageError(message: "--size \(size) is too large for \(format.displayName), which allows at most \(format.maxSide) pixels per side")
         }
     }
 
@@ -186,12 +189,11 @@ enum Commands {
     static func warnAboutUnusedOptions(_ args: ParsedArguments, outputs: [Job.Output]) {
         guard outputs.allSatisfy({ $0.format != nil }) else { return }
         let formats = Set(outputs.compactMap(\.format))
-        for (format, options) in [(ImageFormat.jpeg, ["quality", "progressive", "subsampling"]), (.png, ["compression", "palette"])]
-        where !formats.contains(format) {
-            for option in options where args.has(option) {
-                let others = formats.map { $0.rawValue.uppercased() }.sorted().joined(separator: " and ")
-                Console.err("imgscale: warning: --\(option) applies to \(format.rawValue.uppercased()) output only; it has no effect on \(others) output")
-            }
+        let owners: [(String, [ImageFormat])] = [("quality", [.jpeg, .webp]), ("progressive", [.jpeg]), ("subsampling", [.jpeg]),
+                                                 ("compression", [.png]), ("palette", [.png]), ("lossless", [.webp]), ("effort", [.webp])]
+        for (option, users) in owners where args.has(option) && formats.isDisjoint(with: users) {
+            let others = ImageFormat.names(formats.sorted { $0.rawValue < $1.rawValue })
+            Console.err("imgscale: warning: --\(option) applies to \(ImageFormat.names(users, or: true)) output only; it has no effect on \(others) output")
         }
     }
 
@@ -213,6 +215,8 @@ enum Commands {
         var settings = JobSettings()
         if let q = args.int("quality") { settings.encode.quality = q }
         if let c = args.int("compression") { settings.encode.compression = c }
+        settings.encode.lossless = args.has("lossless")
+        if let e = args.int("effort") { settings.encode.effort = e }
         settings.encode.background = background(args)
         settings.encode.palette = args.has("palette")
         settings.encode.flatten = args.has("flatten")
@@ -379,7 +383,8 @@ enum Commands {
                     j.add("orientation", info.orientation.rawValue)
                     j.add("upright_width", upright.width)
                     j.add("upright_height", upright.height)
-                    j.add(info.format == .png ? "interlaced" : "progressive", info.interlaced)
+                    j.add(info.format == .png || info.format == .gif ? "interlaced" : "progressive", info.interlaced)
+                    j.add("frames", info.frames)
                     j.add("icc", info.iccProfile != nil)
                     j.add("exif", info.exif != nil)
                     j.add("xmp", info.xmp != nil)
@@ -387,8 +392,9 @@ enum Commands {
                     j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
                     Console.out(j.text)
                 } else {
-                    var line = "\(FileName.display(path)): \(info.format.rawValue.uppercased()) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
-                    if info.format == .jpeg {
+                    var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
+                    if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
+                    if info.format == .jpeg || info.orientation != .up {
                         line += ", orientation \(info.orientation.rawValue)"
                         if info.orientation != .up { line += " (upright \(upright))" }
                     }

@@ -129,7 +129,7 @@ final class OutputSafetyTests: XCTestCase {
         let list = ["IMG_0001", "notes.txt", ".DS_Store", "upload.dat"].map { dir + "/" + $0 }.joined(separator: "\n")
         let r = CLI.run(["fill", "--size", "8x8", "--out-dir", dir + "/out", "--files-from", "-"], stdin: Data(list.utf8))
         XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/notes.txt: not a PNG or JPEG file"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/notes.txt: not a PNG, JPEG"), r.stderr)
         XCTAssertTrue(r.stderr.contains("imgscale: 2 ok, 2 failed"), r.stderr)
         XCTAssertEqual(CLI.files(dir + "/out"), ["IMG_0001", "upload.dat"])
         XCTAssertTrue(CLI.run(["info", dir + "/out/IMG_0001"]).stdout.contains("JPEG 8x8"))
@@ -140,7 +140,7 @@ final class OutputSafetyTests: XCTestCase {
         // An image extension imgscale cannot write fails that input alone.
         let gif = CLI.run(["fill", "--size", "8x8", "--out-dir", dir + "/g", "--name", "{stem}.gif", dir + "/IMG_0001"])
         XCTAssertEqual(gif.status, 1)
-        XCTAssertTrue(gif.stderr.contains("imgscale writes PNG and JPEG"), gif.stderr)
+        XCTAssertTrue(gif.stderr.contains("imgscale writes PNG, JPEG"), gif.stderr)
     }
 
     func testFileNamesAreBytes() throws {
@@ -158,7 +158,7 @@ final class OutputSafetyTests: XCTestCase {
         // name gets exactly one line.
         let listed = CLI.sh("printf 'caf\\351.jpg\\0bad\\nname\\033.jpg\\0' > list && printf 'junk' > \"$(printf 'bad\\nname\\033.jpg')\" && \"$IMGSCALE\" fill --size 8x8 --files-from list --null --out-dir o --report -", cwd: dir)
         XCTAssertEqual(listed.status, 1)
-        XCTAssertEqual(listed.stderr.split(separator: "\n").filter { $0.contains("bad") }, ["imgscale: bad\\nname\\x1b.jpg: not a PNG or JPEG file (unrecognised signature)"])
+        XCTAssertEqual(listed.stderr.split(separator: "\n").filter { $0.contains("bad") }, ["imgscale: bad\\nname\\x1b.jpg: not a PNG, JPEG, WebP, HEIC, AVIF or GIF file (unrecognised signature)"])
         for line in listed.stdout.split(separator: "\n") {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), String(line))
         }
