@@ -112,7 +112,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .png: return ColorConvertingDecoder(inner: try PNGDecoder(data))
         case .jpeg: return ColorConvertingDecoder(inner: try JPEGDecoder(data))
         case .webp: return ColorConvertingDecoder(inner: try WebPDecoder(data))
-        case .heic, .avif, .gif, nil: throw DecodeError.unknownFormat
+        case .gif: return ColorConvertingDecoder(inner: try GIFDecoder(data))
+        case .heic, .avif, nil: throw DecodeError.unknownFormat
         }
     }
 

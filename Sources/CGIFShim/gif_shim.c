@@ -1,0 +1,217 @@
+#include "gif_shim.h"
+
+#include <gif_lib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t at;
+    int ran_out;  /* a read asked for more than was left: the file is truncated */
+} source;
+
+static int read_memory(GifFileType *gif, GifByteType *buf, int want) {
+    source *s = gif->UserData;
+    size_t n = s->size - s->at < (size_t)want ? s->size - s->at : (size_t)want;
+    memcpy(buf, s->data + s->at, n);
+    s->at += n;
+    if (n < (size_t)want) s->ran_out = 1;
+    return (int)n;
+}
+
+static void fail(char *err, size_t errlen, const char *what, int code) {
+    const char *text = GifErrorString(code);
+    snprintf(err, errlen, "%s: %s", what, text ? text : "unknown giflib error");
+}
+
+static GifFileType *open_gif(source *s, char *err, size_t errlen) {
+    int code = 0;
+    GifFileType *gif = DGifOpen(s, read_memory, &code);
+    if (!gif) fail(err, errlen, "cannot read the GIF header", code);
+    return gif;
+}
+
+static void close_gif(GifFileType *gif) {
+    int code = 0;
+    DGifCloseFile(gif, &code);
+}
+
+/* Reads the extension blocks of one extension record, noting a graphics control
+   block's transparent index. */
+static int read_extension(GifFileType *gif, int *transparent) {
+    int code = 0;
+    GifByteType *ext = NULL;
+    if (DGifGetExtension(gif, &code, &ext) == GIF_ERROR) return GIF_ERROR;
+    if (code == GRAPHICS_EXT_FUNC_CODE && ext && ext[0] >= 4) {
+        GraphicsControlBlock gcb;
+        if (DGifExtensionToGCB(ext[0], ext + 1, &gcb) == GIF_OK) *transparent = gcb.TransparentColor;
+    }
+    while (ext) {
+        if (DGifGetExtensionNext(gif, &ext) == GIF_ERROR) return GIF_ERROR;
+    }
+    return GIF_OK;
+}
+
+/* Skips an image's LZW data without decoding it. */
+static int skip_image(GifFileType *gif) {
+    int codeSize = 0;
+    GifByteType *block = NULL;
+    if (DGifGetCode(gif, &codeSize, &block) == GIF_ERROR) return GIF_ERROR;
+    while (block) {
+        if (DGifGetCodeNext(gif, &block) == GIF_ERROR) return GIF_ERROR;
+    }
+    return GIF_OK;
+}
+
+int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err, size_t errlen) {
+    memset(info, 0, sizeof *info);
+    source s = {data, size, 0, 0};
+    GifFileType *gif = open_gif(&s, err, errlen);
+    if (!gif) return -1;
+    info->width = (uint32_t)gif->SWidth;
+    info->height = (uint32_t)gif->SHeight;
+    int transparent = NO_TRANSPARENT_COLOR;
+    GifRecordType type;
+    /* Counts the images; a file cut short after the first still has a header. */
+    while (DGifGetRecordType(gif, &type) == GIF_OK && type != TERMINATE_RECORD_TYPE) {
+        if (type == EXTENSION_RECORD_TYPE) {
+            if (read_extension(gif, info->frames == 0 ? &transparent : &(int){0}) == GIF_ERROR) break;
+        } else if (type == IMAGE_DESC_RECORD_TYPE) {
+            if (DGifGetImageDesc(gif) == GIF_ERROR) break;
+            if (info->frames == 0) {
+                info->interlaced = gif->Image.Interlace;
+                info->transparent = transparent != NO_TRANSPARENT_COLOR;
+            }
+            info->frames++;
+            /* A first image cut short still counts: the decode decides what it is worth. */
+            if (skip_image(gif) == GIF_ERROR) break;
+        } else {
+            break;
+        }
+    }
+    int code = gif->Error;
+    close_gif(gif);
+    if (info->frames == 0) {
+        /* giflib checks the LZW code size while reading the image descriptor. */
+        fail(err, errlen, s.ran_out ? "truncated GIF: no complete image" : code ? "invalid first image (its descriptor or LZW code size)" : "no image in the GIF",
+             code ? code : D_GIF_ERR_NO_IMAG_DSCR);
+        return -1;
+    }
+    if (info->width == 0 || info->height == 0) {
+        snprintf(err, errlen, "invalid GIF: the screen is %ux%u", info->width, info->height);
+        return -1;
+    }
+    return 0;
+}
+
+int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
+                uint32_t *rows_done, char *err, size_t errlen) {
+    *rows_done = 0;
+    source s = {data, size, 0, 0};
+    GifFileType *gif = open_gif(&s, err, errlen);
+    if (!gif) return -1;
+    const uint32_t width = (uint32_t)gif->SWidth, height = (uint32_t)gif->SHeight;
+    int transparent = NO_TRANSPARENT_COLOR;
+    GifRecordType type;
+    int status = -1;
+    for (;;) {
+        if (DGifGetRecordType(gif, &type) == GIF_ERROR) {
+            fail(err, errlen, "damaged GIF", gif->Error);
+            break;
+        }
+        if (type == EXTENSION_RECORD_TYPE) {
+            if (read_extension(gif, &transparent) == GIF_ERROR) {
+                fail(err, errlen, "damaged GIF extension", gif->Error);
+                break;
+            }
+            continue;
+        }
+        if (type != IMAGE_DESC_RECORD_TYPE) {
+            snprintf(err, errlen, "no image in the GIF");
+            break;
+        }
+        if (DGifGetImageDesc(gif) == GIF_ERROR) {
+            fail(err, errlen, "damaged GIF image descriptor", gif->Error);
+            break;
+        }
+        const ColorMapObject *map = gif->Image.ColorMap ? gif->Image.ColorMap : gif->SColorMap;
+        if (!map) {
+            snprintf(err, errlen, "invalid GIF: no colour table");
+            break;
+        }
+        /* The canvas first: background, or transparent when the image has a
+           transparent index. */
+        uint8_t bg[4] = {0, 0, 0, 0};
+        if (!(channels == 4 && transparent != NO_TRANSPARENT_COLOR) && gif->SColorMap &&
+            gif->SBackGroundColor < gif->SColorMap->ColorCount) {
+            const GifColorType c = gif->SColorMap->Colors[gif->SBackGroundColor];
+            bg[0] = c.Red, bg[1] = c.Green, bg[2] = c.Blue, bg[3] = 255;
+        } else if (channels == 3 || transparent == NO_TRANSPARENT_COLOR) {
+            bg[3] = 255;
+        }
+        for (uint32_t y = 0; y < height; y++) {
+            for (uint32_t x = 0; x < width; x++) memcpy(out + y * stride + x * (size_t)channels, bg, (size_t)channels);
+        }
+        const GifImageDesc d = gif->Image;
+        GifPixelType *line = malloc(d.Width > 0 ? (size_t)d.Width : 1);
+        if (!line) {
+            snprintf(err, errlen, "out of memory");
+            break;
+        }
+        /* Interlaced images come in four passes: every 8th row from 0, from 4, every
+           4th from 2, every 2nd from 1. */
+        static const int start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
+        int passes = d.Interlace ? 4 : 1;
+        int decoded = 0, failed = 0;
+        for (int p = 0; p < passes && !failed; p++) {
+            for (int r = d.Interlace ? start[p] : 0; r < d.Height; r += d.Interlace ? step[p] : 1) {
+                if (DGifGetLine(gif, line, d.Width) == GIF_ERROR) {
+                    failed = 1;
+                    break;
+                }
+                decoded++;
+                int y = d.Top + r;
+                if (y < 0 || (uint32_t)y >= height) continue;
+                uint8_t *row = out + (size_t)y * stride;
+                for (int i = 0; i < d.Width; i++) {
+                    int x = d.Left + i;
+                    if (x < 0 || (uint32_t)x >= width) continue;
+                    int index = line[i];
+                    uint8_t *px = row + (size_t)x * channels;
+                    if (index == transparent) {
+                        if (channels == 4) px[3] = 0;
+                        continue;
+                    }
+                    if (index < map->ColorCount) {
+                        px[0] = map->Colors[index].Red, px[1] = map->Colors[index].Green, px[2] = map->Colors[index].Blue;
+                    } else {
+                        px[0] = px[1] = px[2] = 0;
+                    }
+                    if (channels == 4) px[3] = 255;
+                }
+            }
+        }
+        free(line);
+        /* Rows of an interlaced image arrive out of order: only a complete pass
+           sequence counts as rows done. */
+        *rows_done = failed ? (d.Interlace ? 0 : (uint32_t)(d.Top + decoded > 0 ? d.Top + decoded : 0)) : height;
+        if (failed) {
+            /* giflib says "failed to read" for a bad LZW code size too: only running out
+               of bytes is truncation. */
+            if (s.ran_out) {
+                snprintf(err, errlen, "truncated GIF: the data ends in the first image");
+                status = -2;
+            } else {
+                fail(err, errlen, "invalid LZW data in the first image (giflib)", gif->Error);
+                status = -1;
+            }
+        } else {
+            status = 0;
+        }
+        break;
+    }
+    close_gif(gif);
+    return status;
+}

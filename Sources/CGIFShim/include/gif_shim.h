@@ -1,0 +1,28 @@
+#ifndef IMGSCALE_GIF_SHIM_H
+#define IMGSCALE_GIF_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A small status-returning layer over giflib's record-by-record decoder, for the first
+   frame of a GIF held in memory. Functions return 0 on success, or -1 with giflib's
+   message in err; cgif_decode returns -2 when the data ends early, with the rows
+   decoded before that counted in *rows_done. */
+
+typedef struct {
+    uint32_t width;        /* the logical screen (canvas) */
+    uint32_t height;
+    int frames;            /* images in the file */
+    int interlaced;        /* the first image's */
+    int transparent;       /* the first image has a transparent colour index */
+} cgif_info;
+
+int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err, size_t errlen);
+
+/* The first image over the canvas as RGB (channels 3) or RGBA (4): the area it does
+   not cover is the background colour, or transparent when the image has a transparent
+   index; its transparent pixels get alpha 0. */
+int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
+                uint32_t *rows_done, char *err, size_t errlen);
+
+#endif
