@@ -11,10 +11,11 @@ let package = Package(
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png")]),
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
+        .target(name: "CHEIFShim", linkerSettings: [.linkedLibrary("heif")]),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CLCMSShim", "CWebPShim", "CGIFShim", "CResample"]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CLCMSShim", "CWebPShim", "CGIFShim", "CHEIFShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.

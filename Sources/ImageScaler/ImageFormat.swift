@@ -67,8 +67,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
     public var isWritable: Bool {
         switch self {
-        case .png, .jpeg, .webp: return true
-        case .heic, .avif, .gif: return false
+        case .png, .jpeg, .webp, .avif, .heic: return true
+        case .gif: return false
         }
     }
 
@@ -113,7 +113,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .jpeg: return ColorConvertingDecoder(inner: try JPEGDecoder(data))
         case .webp: return ColorConvertingDecoder(inner: try WebPDecoder(data))
         case .gif: return ColorConvertingDecoder(inner: try GIFDecoder(data))
-        case .heic, .avif, nil: throw DecodeError.unknownFormat
+        case .heic: return ColorConvertingDecoder(inner: try HEIFDecoder(data, format: .heic))
+        case .avif: return ColorConvertingDecoder(inner: try HEIFDecoder(data, format: .avif))
+        case nil: throw DecodeError.unknownFormat
         }
     }
 
@@ -123,7 +125,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .png: return try PNGEncoder(width: width, height: height, channels: channels, options: options)
         case .jpeg: return try JPEGEncoder(width: width, height: height, channels: channels, options: options)
         case .webp: return WebPEncoder(width: width, height: height, channels: channels, options: options)
-        case .heic, .avif, .gif: throw EncodeError.unsupported(self)
+        case .avif, .heic: return HEIFEncoder(format: self, width: width, height: height, channels: channels, options: options)
+        case .gif: throw EncodeError.unsupported(self)
         }
     }
 

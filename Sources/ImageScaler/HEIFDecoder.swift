@@ -1,0 +1,65 @@
+import CHEIFShim
+
+/// HEIC and AVIF through libheif as a `RowDecoder`: the primary image, 8- or 10-bit
+/// (reduced to 8 by libheif), alpha, grids of tiles, ICC, EXIF and XMP. The container's
+/// `irot`, `imir` and `clap` are part of the image in HEIF, so libheif applies them and
+/// the size given is already upright; the EXIF orientation a HEIF also carries (iPhones
+/// write one matching `irot`) describes the stored tiles, so it is never applied a
+/// second time: `orientation` is always 1, and the EXIF is kept only as metadata. The
+/// image is decoded whole, then handed over in chunks: RGB, or RGBA with straight alpha.
+struct HEIFDecoder: RowDecoder {
+    let data: [UInt8]
+    let info: ImageInfo
+    let capabilities = DecoderCapabilities()
+
+    init(_ data: [UInt8], format: ImageFormat) throws {
+        self.data = data
+        var raw = cheif_info()
+        var message = ShimMessage()
+        let reader = data.withUnsafeBufferPointer { d in
+            message.with { cheif_open(d.baseAddress, d.count, Int32(format.maxSide), &raw, $0, $1) }
+        }
+        guard let reader else { throw DecodeError.invalid(format, message.text) }
+        defer { cheif_close(reader) }
+        func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int) -> [UInt8]? {
+            guard let p, n > 0 else { return nil }
+            return Array(UnsafeBufferPointer(start: p, count: n))
+        }
+        let alpha = raw.has_alpha != 0
+        let size = Size(width: Int(raw.width), height: Int(raw.height))
+        // libheif holds the decoded planes (YCbCr at up to 16 bits, and alpha) besides
+        // the interleaved result.
+        let working = size.width * size.height * (alpha ? 4 : 3) * 3
+        info = ImageInfo(format: format, size: size, channels: alpha ? 4 : 3, bitDepth: max(8, Int(raw.bit_depth)),
+                         colorModel: alpha ? .rgba : .rgb, orientation: .up, interlaced: false,
+                         iccProfile: bytes(raw.icc, raw.icc_length), exif: bytes(raw.exif, raw.exif_length),
+                         xmp: bytes(raw.xmp, raw.xmp_length), frames: max(1, Int(raw.images)), workingBytes: working,
+                         warnings: raw.premultiplied != 0 ? ["alpha is stored premultiplied; decoded as libheif gives it"] : [])
+    }
+
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try options.check(info.size)
+        let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+        let rowBytes = width * channels
+        var pixels = PixelBuffer.samples(count: rowBytes * height)
+        var message = ShimMessage()
+        var raw = cheif_info()
+        let status = data.withUnsafeBufferPointer { d -> Int32 in
+            guard let reader = message.with({ cheif_open(d.baseAddress, d.count, Int32(info.format.maxSide), &raw, $0, $1) }) else { return -1 }
+            defer { cheif_close(reader) }
+            return pixels.withUnsafeMutableBufferPointer { out in
+                message.with { cheif_decode(reader, Int32(channels), out.baseAddress, rowBytes, $0, $1) }
+            }
+        }
+        // libheif decodes a whole image or fails: there is no partial result to keep.
+        guard status == 0 else { throw DecodeError.invalid(info.format, message.text) }
+        try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
+        try pixels.withUnsafeBufferPointer { p in
+            for y in stride(from: 0, to: height, by: 16) {
+                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
+            }
+        }
+        return info
+    }
+}

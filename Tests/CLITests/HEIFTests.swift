@@ -1,0 +1,119 @@
+import XCTest
+import Foundation
+import ImageScaler
+
+/// HEIC and AVIF through the built imgscale: decodes within 2 levels of heif-convert's
+/// (files made by heif-enc here, and the shared corpus with its iPhone grid), the
+/// container's rotation applied once, damage refused, AVIF written and read back.
+final class HEIFTests: XCTestCase {
+    static let formats = CLI.testdata + "/formats"
+
+    private func tool(_ name: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/\(name)") else {
+            throw XCTSkip("SKIPPED: \(name) is not installed (scripts/install-deps --test installs libheif-examples)")
+        }
+        return "/usr/bin/\(name)"
+    }
+
+    /// Our decode of `file` against heif-convert's, both as PNG.
+    private func assertMatchesHeifConvert(_ file: String, in dir: String, line: UInt = #line) throws {
+        let convert = try tool("heif-convert")
+        let ref = dir + "/ref.png", ours = dir + "/ours.png"
+        XCTAssertEqual(CLI.sh("\(convert) '\(file)' '\(ref)' >/dev/null").status, 0, line: line)
+        let r = CLI.run(["convert", file, "-o", ours])
+        XCTAssertEqual(r.status, 0, r.stderr, line: line)
+        let c = CLI.run(["compare", "--tolerance", "2", ref, ours])
+        XCTAssertEqual(c.status, 0, "\(file): \(c.stdout)", line: line)
+    }
+
+    func testFilesMadeByHeifEncDecodeLikeHeifConvert() throws {
+        let enc = try tool("heif-enc")
+        let dir = CLI.tempDir()
+        XCTAssertEqual(CLI.run(["fit", "--size", "200x", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/scene.png"]).status, 0)
+        let disc = CLI.testImages + "/alpha-disc-100x100.png"
+        for (name, options, input) in [("a.heic", "-q 60", dir + "/scene.png"), ("b.avif", "-A -q 60", dir + "/scene.png"),
+                                       ("c.heic", "-q 70", disc), ("d.avif", "-A -q 70", disc)] {
+            XCTAssertEqual(CLI.sh("\(enc) \(options) '\(input)' -o '\(dir)/\(name)' >/dev/null").status, 0)
+            try assertMatchesHeifConvert(dir + "/" + name, in: dir)
+        }
+        XCTAssertTrue(CLI.run(["info", dir + "/d.avif"]).stdout.contains("AVIF 100x100, 4 channels"))
+    }
+
+    func testSharedCorpusWithinTwoLevels() throws {
+        guard FileManager.default.fileExists(atPath: Self.formats) else {
+            throw XCTSkip("SKIPPED: \(Self.formats) is missing; the heif-enc files above still ran")
+        }
+        let dir = CLI.tempDir()
+        let names = CLI.files(Self.formats).filter { ($0.hasPrefix("heic-") || $0.hasPrefix("avif-")) && !$0.contains("camera") }
+        XCTAssertEqual(names.count, 10)
+        for name in names {
+            let stem = (name as NSString).deletingPathExtension
+            let r = CLI.run(["convert", Self.formats + "/" + name, "-o", dir + "/\(stem).png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            // The 10-bit refs hold sample << 6 in 16 bits; read as 8 bits they are sample >> 2.
+            let c = CLI.run(["compare", "--tolerance", "2", Self.formats + "/ref/\(stem).png", dir + "/\(stem).png"])
+            XCTAssertEqual(c.status, 0, "\(name): \(c.stdout)")
+        }
+        // irot (and imir) are applied, and the matching EXIF orientation is not applied again.
+        for name in ["heic-irot-240x180.heic", "heic-irot-imir-240x180.heic", "avif-irot-240x180.avif"] {
+            XCTAssertEqual(CLI.size(dir + "/" + (name as NSString).deletingPathExtension + ".png"), "180x240", name)
+        }
+        for (name, message) in [("broken-truncated.heic", "invalid HEIC"), ("broken-truncated.avif", "invalid AVIF")] {
+            let r = CLI.run(["fill", "--size", "32x32", Self.formats + "/" + name, "-o", dir + "/b.png"])
+            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(message) && r.stderr.contains("outside of file bounds"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/b.png"))
+        }
+    }
+
+    func testIPhoneGridIsUprightOnce() throws {
+        let camera = Self.formats + "/heic-iphone13-camera.heic"
+        guard FileManager.default.fileExists(atPath: camera) else { throw XCTSkip("SKIPPED: \(camera) is missing") }
+        let convert = try tool("heif-convert")
+        let dir = CLI.tempDir()
+        let info = CLI.run(["info", camera])
+        XCTAssertTrue(info.stdout.contains("HEIC 3024x4032") && info.stdout.contains("metadata: icc exif"), info.stdout)
+        XCTAssertEqual(CLI.sh("\(convert) '\(camera)' '\(dir)/ref.png' >/dev/null").status, 0)
+        // The same thumbnail from heif-convert's decode and from ours: the 48 tiles are
+        // stitched and turned by irot exactly once (EXIF 6 is not applied on top).
+        for args in [["fill", "--size", "300x400"], ["fit", "--size", "512x"]] {
+            XCTAssertEqual(CLI.run(args + [camera, "-o", dir + "/ours.png"]).status, 0)
+            XCTAssertEqual(CLI.run(args + [dir + "/ref.png", "-o", dir + "/theirs.png"]).status, 0)
+            let c = CLI.run(["compare", "--tolerance", "2", dir + "/theirs.png", dir + "/ours.png"])
+            XCTAssertEqual(c.status, 0, "\(args): \(c.stdout)")
+        }
+        XCTAssertEqual(CLI.size(dir + "/ours.png"), "512x683")
+        // The Display P3 profile is carried into the thumbnail.
+        XCTAssertTrue(CLI.run(["info", dir + "/ours.png"]).stdout.contains("metadata: icc"))
+    }
+
+    func testWritesAVIF() throws {
+        let dir = CLI.tempDir()
+        let scene = CLI.testImages + "/scene-640x427.jpg"
+        let r = CLI.run(["fit", "--size", "320x", scene, "-o", dir + "/s.avif"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(CLI.run(["info", dir + "/s.avif"]).stdout.contains("AVIF 320x214"))
+        XCTAssertEqual(CLI.run(["fit", "--size", "320x", scene, "-o", dir + "/s.png"]).status, 0)
+        let c = CLI.run(["compare", "--min-psnr", "30", dir + "/s.png", dir + "/s.avif"])
+        XCTAssertEqual(c.status, 0, c.stdout)
+        // The same options give the same bytes; quality and effort change them.
+        XCTAssertEqual(CLI.run(["fit", "--size", "320x", scene, "-o", dir + "/again.avif"]).status, 0)
+        XCTAssertEqual(CLI.bytes(dir + "/again.avif"), CLI.bytes(dir + "/s.avif"))
+        XCTAssertEqual(CLI.run(["fit", "--size", "320x", "--quality", "20", "--effort", "2", scene, "-o", dir + "/q.avif"]).status, 0)
+        XCTAssertLessThan(CLI.bytes(dir + "/q.avif")!.count, CLI.bytes(dir + "/s.avif")!.count)
+        // Alpha is kept; heif-convert reads what we write as we do.
+        XCTAssertEqual(CLI.run(["convert", CLI.testImages + "/alpha-disc-100x100.png", "-o", dir + "/d.avif"]).status, 0)
+        XCTAssertTrue(CLI.run(["info", dir + "/d.avif"]).stdout.contains("4 channels"))
+        try assertMatchesHeifConvert(dir + "/d.avif", in: dir)
+        let photos = CLI.testdata + "/photos"
+        guard FileManager.default.fileExists(atPath: photos) else { return }
+        // Default quality keeps 30 dB on every camera photo (at 640 wide, to keep aom quick).
+        for photo in CLI.files(photos) where photo.hasSuffix(".jpg") {
+            XCTAssertEqual(CLI.run(["fit", "--size", "640x", photos + "/" + photo, "-o", dir + "/p.avif"]).status, 0)
+            XCTAssertEqual(CLI.run(["fit", "--size", "640x", photos + "/" + photo, "-o", dir + "/p.png"]).status, 0)
+            let p = CLI.run(["compare", "--min-psnr", "30", dir + "/p.png", dir + "/p.avif"])
+            XCTAssertEqual(p.status, 0, "\(photo): \(p.stdout)")
+        }
+    }
+}
