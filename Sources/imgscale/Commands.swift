@@ -13,9 +13,9 @@ enum Commands {
         OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} {dir} {w} {h} (default {name})"),
         OptionSpec("format", value: ImageFormat.writable.map(\.rawValue).joined(separator: "|"),
                    .choice(ImageFormat.writable.map(\.rawValue), aliases: ["jpg": "jpeg"]), "output format, replacing the name's extension"),
-        OptionSpec("quality", value: "N", .int(1...100), "JPEG and WebP quality 1-100 (default: JPEG 85, WebP 80)"),
+        OptionSpec("quality", value: "N", .int(1...100), "JPEG, WebP, AVIF and HEIC quality 1-100 (default: JPEG 85, WebP 80, AVIF/HEIC 50)"),
         OptionSpec("lossless", "write lossless WebP"),
-        OptionSpec("effort", value: "N", .int(0...6), "WebP effort 0-6: more CPU for smaller files (default 4)"),
+        OptionSpec("effort", value: "N", .int(0...9), "WebP (0-6), AVIF and HEIC (0-9) effort: more CPU for smaller files (default 4)"),
         OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
         OptionSpec("background", value: "RRGGBB", .color, "colour behind alpha in JPEG output, --flatten and fit --pad (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
@@ -189,8 +189,9 @@ enum Commands {
     static func warnAboutUnusedOptions(_ args: ParsedArguments, outputs: [Job.Output]) {
         guard outputs.allSatisfy({ $0.format != nil }) else { return }
         let formats = Set(outputs.compactMap(\.format))
-        let owners: [(String, [ImageFormat])] = [("quality", [.jpeg, .webp]), ("progressive", [.jpeg]), ("subsampling", [.jpeg]),
-                                                 ("compression", [.png]), ("palette", [.png]), ("lossless", [.webp]), ("effort", [.webp])]
+        let owners: [(String, [ImageFormat])] = [("quality", [.jpeg, .webp, .avif, .heic]), ("progressive", [.jpeg]), ("subsampling", [.jpeg]),
+                                                 ("compression", [.png]), ("palette", [.png]), ("lossless", [.webp]),
+                                                 ("effort", [.webp, .avif, .heic])]
         for (option, users) in owners where args.has(option) && formats.isDisjoint(with: users) {
             let others = ImageFormat.names(formats.sorted { $0.rawValue < $1.rawValue })
             Console.err("imgscale: warning: --\(option) applies to \(ImageFormat.names(users, or: true)) output only; it has no effect on \(others) output")
