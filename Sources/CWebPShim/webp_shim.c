@@ -43,8 +43,11 @@ int cwebp_read_info(const uint8_t *data, size_t size, cwebp_info *info, char *er
         snprintf(err, errlen, "invalid WebP container");
         return -1;
     }
-    info->width = WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH);
-    info->height = WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT);
+    /* A still is as large as its bitstream, which is what libwebp decodes (a VP8X
+       canvas that disagrees is the file's error, not a size to trust); an animation's
+       frames are composed onto the canvas. */
+    info->width = features.has_animation ? WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH) : (uint32_t)features.width;
+    info->height = features.has_animation ? WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT) : (uint32_t)features.height;
     info->frames = features.has_animation ? (int)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT) : 1;
     info->has_alpha = features.has_alpha;
     info->lossless = features.format == 2;
@@ -59,8 +62,8 @@ int cwebp_read_info(const uint8_t *data, size_t size, cwebp_info *info, char *er
     return 0;
 }
 
-static int decode_animation_first_frame(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
-                                        uint32_t *rows_done, char *err, size_t errlen) {
+static int decode_animation_first_frame(const uint8_t *data, size_t size, int channels, uint32_t width, uint32_t height,
+                                        uint8_t *out, size_t stride, uint32_t *rows_done, char *err, size_t errlen) {
     WebPAnimDecoderOptions options;
     if (!WebPAnimDecoderOptionsInit(&options)) {
         snprintf(err, errlen, "libwebp version mismatch");
@@ -80,6 +83,14 @@ static int decode_animation_first_frame(const uint8_t *data, size_t size, int ch
     if (!WebPAnimDecoderGetInfo(dec, &anim) || !WebPAnimDecoderGetNext(dec, &frame, &timestamp) || !frame) {
         WebPAnimDecoderDelete(dec);
         snprintf(err, errlen, "cannot decode the first frame of the animated WebP");
+        return -1;
+    }
+    /* The buffer was sized from the header read before: a file whose animation
+       decoder sees another canvas is refused rather than written past. */
+    if (anim.canvas_width != width || anim.canvas_height != height) {
+        WebPAnimDecoderDelete(dec);
+        snprintf(err, errlen, "invalid animated WebP: canvas %ux%u, but the header says %ux%u",
+                 anim.canvas_width, anim.canvas_height, width, height);
         return -1;
     }
     for (uint32_t y = 0; y < anim.canvas_height; y++) {
@@ -109,7 +120,8 @@ int cwebp_decode(const uint8_t *data, size_t size, int channels, uint32_t out_wi
         set_error(err, errlen, "invalid WebP header", status);
         return -1;
     }
-    if (config.input.has_animation) return decode_animation_first_frame(data, size, channels, out, stride, rows_done, err, errlen);
+    if (config.input.has_animation)
+        return decode_animation_first_frame(data, size, channels, out_width, out_height, out, stride, rows_done, err, errlen);
     if (out_width != (uint32_t)config.input.width || out_height != (uint32_t)config.input.height) {
         config.options.use_scaling = 1;
         config.options.scaled_width = (int)out_width;
