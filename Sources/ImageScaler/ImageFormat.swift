@@ -101,6 +101,19 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// What the format calls a file stored in passes (`ImageInfo.interlaced`): PNG and
+    /// GIF are "interlaced", JPEG "progressive"; the others have neither.
+    public var incrementalName: String {
+        switch self {
+        case .png, .gif: return "interlaced"
+        default: return "progressive"
+        }
+    }
+
+    /// Whether an EXIF orientation in the file turns the image (JPEG, WebP). HEIF's
+    /// turns are its own `irot`/`imir`, applied by the decoder instead.
+    public var appliesExifOrientation: Bool { self == .jpeg || self == .webp }
+
     /// Whether the format stores palette images (`EncodeOptions.palette`).
     public var writesPalettes: Bool { self == .png }
 

@@ -384,7 +384,7 @@ enum Commands {
                     j.add("orientation", info.orientation.rawValue)
                     j.add("upright_width", upright.width)
                     j.add("upright_height", upright.height)
-                    j.add(info.format == .png || info.format == .gif ? "interlaced" : "progressive", info.interlaced)
+                    j.add(info.format.incrementalName, info.interlaced)
                     j.add("frames", info.frames)
                     j.add("icc", info.iccProfile != nil)
                     j.add("exif", info.exif != nil)
@@ -395,7 +395,7 @@ enum Commands {
                 } else {
                     var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
                     if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
-                    if info.format == .jpeg || info.orientation != .up {
+                    if info.format.appliesExifOrientation || info.orientation != .up {
                         line += ", orientation \(info.orientation.rawValue)"
                         if info.orientation != .up { line += " (upright \(upright))" }
                     }
