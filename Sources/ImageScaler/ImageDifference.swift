@@ -1,48 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How two same-sized images differ, compared as RGBA (gray replicated, missing alpha
-/// 255). Pixels fully transparent in both count as equal whatever their hidden colour.
-/// PSNR is the textbook one over the colour channels of 8-bit samples:
-/// `10 * log10(255^2 / MSE)`, infinite for identical colour.
+/// 255) under an `ImageComparison`. Pixels fully transparent in both count as equal
+/// whatever their hidden colour; masked and ignored pixels are not compared at all.
+/// PSNR is `10 * log10(255^2 / MSE)` over the R, G and B samples of the compared pixels,
+/// and over A too when either image has alpha (so an alpha-only regression shows);
+/// infinite only when those samples are identical.
 public struct ImageDifference: Equatable, Sendable {
-    /// Pixels with any channel differing by more than the tolerance.
+    /// What became of each pixel, for the diff image.
+    public enum PixelClass: UInt8, Sendable {
+        case same = 0, differs, antialiased, notCompared
+    }
+
+    /// Pixels judged different by the rule.
     public var differingPixels: Int
-    /// The largest difference of any channel of any pixel.
+    /// Pixels that differ but are anti-aliasing (perceptual rule); counted in
+    /// `differingPixels` only when the rule counts them.
+    public var antialiasedPixels: Int = 0
+    /// The largest difference of any channel of any compared pixel.
     public var maxDifference: Int
-    /// Mean absolute difference over all RGBA samples, in 0...255.
+    /// Mean absolute difference over all RGBA samples of the compared pixels, in 0...255.
     public var meanDifference: Double
-    /// Mean squared error over the R, G and B samples.
+    /// Mean squared error over the samples PSNR uses.
     public var mse: Double
+    /// Every pixel of the images.
     public var pixelCount: Int
+    /// The pixels compared (not masked or ignored).
+    public var comparedPixels: Int
+    /// The smallest rect holding every differing pixel, nil when there is none.
+    public var bounds: Rect?
+    /// Per pixel, row by row (kept when asked for, for the diff image; else empty).
+    public var classes: [PixelClass] = []
 
     public var psnr: Double {
         mse == 0 ? .infinity : 10 * log10(255.0 * 255.0 / mse)
     }
 
+    /// `differingPixels` as a fraction of the compared pixels.
+    public var differingRatio: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
+
     public init(_ a: PixelBuffer, _ b: PixelBuffer, tolerance: Int = 0) {
+        self.init(expected: a, actual: b, comparison: ImageComparison(rule: .tolerance(tolerance)))
+    }
+
+    public init(expected a: PixelBuffer, actual b: PixelBuffer, comparison: ImageComparison, keepClasses: Bool = false) {
         precondition(a.size == b.size, "compare same-sized images")
+        let width = a.width, height = a.height, n = width * height
         let pa = a.rgba(), pb = b.rgba()
-        var differing = 0, maxDiff = 0
-        var absSum = 0, sqSum = 0
-        for i in stride(from: 0, to: pa.count, by: 4) {
-            if pa[i + 3] == 0 && pb[i + 3] == 0 { continue }
-            var pixelMax = 0
-            for c in 0..<4 {
-                let d = abs(Int(pa[i + c]) - Int(pb[i + c]))
-                pixelMax = max(pixelMax, d)
-                absSum += d
-                if c < 3 { sqSum += d * d }
-            }
-            maxDiff = max(maxDiff, pixelMax)
-            if pixelMax > tolerance { differing += 1 }
+        let withAlpha = a.channels == 2 || a.channels == 4 || b.channels == 2 || b.channels == 4
+        var compared = [Bool](repeating: true, count: n)
+        if let mask = comparison.mask, mask.size == a.size {
+            let m = mask.rgba()
+            for i in 0..<n where m[i * 4 + 3] == 0 || (m[i * 4] == 0 && m[i * 4 + 1] == 0 && m[i * 4 + 2] == 0) { compared[i] = false }
         }
-        let n = a.width * a.height
+        for r in comparison.ignore {
+            guard let inside = r.intersection(Rect(size: a.size)) else { continue }
+            for y in inside.y..<inside.maxY { for x in inside.x..<inside.maxX { compared[y * width + x] = false } }
+        }
+        var classes = keepClasses ? [PixelClass](repeating: .same, count: n) : []
+        var differing = 0, antialiased = 0, maxDiff = 0, absSum = 0, sqSum = 0, comparedCount = 0
+        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+        let maxDelta: Double
+        let countAA: Bool
+        switch comparison.rule {
+        case .tolerance: (maxDelta, countAA) = (0, true)
+        case .perceptual(let t, let count): (maxDelta, countAA) = (35215 * t * t, count)
+        }
+        pa.withUnsafeBufferPointer { p1 in
+            pb.withUnsafeBufferPointer { p2 in
+                let img1 = p1.baseAddress!, img2 = p2.baseAddress!
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let i = y * width + x, k = i * 4
+                        guard compared[i] else {
+                            if keepClasses { classes[i] = .notCompared }
+                            continue
+                        }
+                        comparedCount += 1
+                        if img1[k + 3] == 0 && img2[k + 3] == 0 { continue }
+                        var pixelMax = 0
+                        for c in 0..<4 {
+                            let d = abs(Int(img1[k + c]) - Int(img2[k + c]))
+                            pixelMax = max(pixelMax, d)
+                            absSum += d
+                            if c < 3 || withAlpha { sqSum += d * d }
+                        }
+                        guard pixelMax > 0 else { continue }
+                        maxDiff = max(maxDiff, pixelMax)
+                        var differs: Bool
+                        switch comparison.rule {
+                        case .tolerance(let t):
+                            differs = pixelMax > t
+                        case .perceptual:
+                            differs = Pixelmatch.colorDelta(img1, img2, k, k, yOnly: false) > maxDelta
+                            if differs, Pixelmatch.antialiased(img1, x, y, width, height, img2)
+                                || Pixelmatch.antialiased(img2, x, y, width, height, img1) {
+                                antialiased += 1
+                                if keepClasses { classes[i] = .antialiased }
+                                differs = countAA
+                            }
+                        }
+                        guard differs else { continue }
+                        differing += 1
+                        if keepClasses { classes[i] = .differs }
+                        x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+                    }
+                }
+            }
+        }
         differingPixels = differing
+        antialiasedPixels = antialiased
         maxDifference = maxDiff
-        meanDifference = Double(absSum) / Double(n * 4)
-        mse = Double(sqSum) / Double(n * 3)
         pixelCount = n
+        comparedPixels = comparedCount
+        meanDifference = comparedCount == 0 ? 0 : Double(absSum) / Double(comparedCount * 4)
+        mse = comparedCount == 0 ? 0 : Double(sqSum) / Double(comparedCount * (withAlpha ? 4 : 3))
+        bounds = x1 < 0 ? nil : Rect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+        self.classes = classes
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

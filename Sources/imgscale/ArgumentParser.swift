@@ -117,6 +117,8 @@ struct ParsedArguments {
     /// Every size given, in order (a repeated `--size` asks for several outputs).
     func sizes(_ long: String) -> [Size] { (typed[long] ?? []).compactMap { if case .size(let v) = $0 { v } else { nil } } }
     func rect(_ long: String) -> Rect? { last(long) { if case .rect(let v) = $0 { v } else { nil } } }
+    /// Every rect given, in order (a repeated `--ignore`).
+    func rects(_ long: String) -> [Rect] { (typed[long] ?? []).compactMap { if case .rect(let v) = $0 { v } else { nil } } }
     func bytes(_ long: String) -> Int? { last(long) { if case .bytes(let v) = $0 { v } else { nil } } }
     func color(_ long: String) -> RGBColor? { last(long) { if case .color(let v) = $0 { v } else { nil } } }
     func number(_ long: String) -> Double? { last(long) { if case .number(let v) = $0 { v } else { nil } } }

@@ -128,26 +128,47 @@ enum Commands {
                 return try runImages(args, operations: sizes.isEmpty ? [.convert] : sizes.map { .fit($0) })
             }),
         CommandSpec(
-            name: "compare", summary: "Compare two images pixel by pixel; exit 0 when they match, 1 when they differ.",
-            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N] [--min-psnr DB] [--max-pixels-differ N|P%] [--diff PATH] [--json]",
+            name: "compare", summary: "Compare two images, or two directories of them; exit 0 when they match, 1 when they differ.",
+            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N | --threshold T] [--ignore X,Y,W,H] [--mask PATH] [--max-pixels-differ N|P%] [--min-psnr DB] [--diff PATH] [--json] [--junit PATH] [--update missing|failed|all]",
             examples: ["imgscale compare golden.png out.png",
+                       "imgscale compare --threshold 0.1 --ignore 0,0,200,40 golden.png screenshot.png --diff diff.png",
                        "imgscale compare --tolerance 2 --max-pixels-differ 0.1% golden.png out.jpg --diff diff.png",
-                       "imgscale compare --min-psnr 40 --json expected.png actual.png"],
+                       "imgscale compare -j2 --threshold 0.1 goldens/ out/ --junit compare.xml --diff diffs/",
+                       "imgscale compare goldens/ out/ --update missing"],
             details: """
-            Images are compared as RGBA (gray replicated, missing alpha 255); pixels fully
-            transparent in both are equal whatever their hidden colour. A pixel differs when
-            any channel differs by more than the tolerance. PSNR is 10*log10(255^2/MSE) over
-            the R, G and B samples of every pixel, 'inf' when identical; mean is the mean
-            absolute difference over all RGBA samples. The summary line's format is stable.
-            Exit status: 0 match, 1 differ (or different sizes), 2 an image cannot be read.
+            Images are compared as RGBA (gray replicated, missing alpha 255), upright (EXIF
+            orientation applied unless --no-auto-orient); pixels fully transparent in both are
+            equal whatever their hidden colour. By default a pixel differs when any channel differs
+            by more than --tolerance. --threshold T (0-1) uses pixelmatch's perceptual YIQ
+            distance instead, and does not count the pixels its detector finds to be
+            anti-aliasing (--antialiasing count counts them); semi-transparent pixels are
+            blended onto white first, as the PyPI pixelmatch does. --ignore rects and the black
+            or transparent pixels of a --mask PNG are not compared. PSNR is 10*log10(255^2/MSE)
+            over R, G and B, and A when either image has alpha; 'inf' only when identical. Mean
+            is the mean absolute difference over all RGBA samples. The summary line's format is
+            stable. --diff is written only when the images differ (images of different sizes on
+            the larger canvas). With two directories every image is compared by relative path
+            (-j at a time); missing and extra files fail too, and --diff names a directory.
+            Exit status: 0 match, 1 differ (or different sizes, missing, extra), 2 an image cannot be read.
             """,
             options: [OptionSpec("tolerance", value: "N", .int(0...255), "channel difference still counted equal (default 0)"),
-                      OptionSpec("min-psnr", value: "dB", .number, "match when PSNR >= DB, instead of the tolerance test"),
+                      OptionSpec("threshold", value: "T", .number, "perceptual rule: pixelmatch's YIQ threshold 0-1 (0.1 is its default)"),
+                      OptionSpec("antialiasing", value: "ignore|count", .choice(["ignore", "count"]), "with --threshold: anti-aliased pixels (default ignore)"),
+                      OptionSpec("ignore", value: "X,Y,W,H", .rect, "leave this rect out of the comparison (repeatable)"),
+                      OptionSpec("mask", value: "PATH", "an image the size of both: its black or transparent pixels are not compared"),
+                      OptionSpec("min-psnr", value: "dB", .number, "match when PSNR >= DB, instead of the pixel count"),
                       OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),
-                      OptionSpec("diff", value: "PATH", "write a PNG showing where the images differ"),
-                      OptionSpec("max-memory", value: "SIZE", .bytes, "memory each image may use (default 512M; 0 = no limit)"),
-                      OptionSpec("json", "print the result as one JSON object")],
-            run: runCompare),
+                      OptionSpec("diff", value: "PATH", "write a PNG showing where they differ (a directory for directories)"),
+                      OptionSpec("diff-style", value: "overlay|mask|side-by-side", .choice(DiffImage.Style.allCases.map(\.rawValue)),
+                                 "overlay (default), mask (the differences alone) or expected | actual | diff"),
+                      OptionSpec("json", "print each result as one JSON object"),
+                      OptionSpec("junit", value: "PATH", "write JUnit XML, a test case per image"),
+                      OptionSpec("update", value: "missing|failed|all", .choice(["missing", "failed", "all"]),
+                                 "copy ACTUAL over EXPECTED: new images, failing ones too, or all"),
+                      OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "pairs compared at once (default: number of cores)"),
+                      OptionSpec("no-auto-orient", "compare stored pixel order, ignoring EXIF orientation"),
+                      OptionSpec("max-memory", value: "SIZE", .bytes, "memory each image may use (default 512M; 0 = no limit)")],
+            run: CompareCommand.run),
         CommandSpec(
             name: "info", summary: "Print format, size, channels, bit depth and EXIF orientation of each input.",
             usage: "imgscale info [--json] INPUT...",
@@ -283,84 +304,6 @@ enum Commands {
             Console.err("imgscale: plan: \(error)")
             return 1
         }
-    }
-
-    static func runCompare(_ args: ParsedArguments) throws -> Int32 {
-        guard args.positionals.count == 2 else {
-            throw UsageError(message: "compare needs exactly two images, EXPECTED and ACTUAL; got \(args.positionals.count)")
-        }
-        let tolerance = args.int("tolerance") ?? 0
-        let minPSNR = args.number("min-psnr")
-        var allowed = 0.0
-        var allowedIsPercent = false
-        if let text = args.value("max-pixels-differ") {
-            allowedIsPercent = text.hasSuffix("%")
-            let number = allowedIsPercent ? String(text.dropLast()) : text
-            guard let v = Double(number), v >= 0, v.isFinite, allowedIsPercent || v == v.rounded() else {
-                throw UsageError(message: "--max-pixels-differ must be a count or a percentage like 0.1%, not '\(text)'")
-            }
-            allowed = v
-        }
-        if let diff = args.value("diff") {
-            try BatchPlanner.checkSideOutput(diff, option: "diff", inputs: args.positionals, outputs: [])
-        }
-        let budget = maxMemory(args)
-        var images: [PixelBuffer] = []
-        for path in args.positionals {
-            do {
-                var options = DecodeOptions()
-                options.maxMemory = budget
-                images.append(try ImageCodec.decode(try ImageFile.readImage(path, limit: budget), options: options).0)
-            } catch {
-                Console.err("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
-                return 2
-            }
-        }
-        let (expected, actual) = (images[0], images[1])
-        var json = JSON()
-        guard expected.size == actual.size else {
-            if args.has("json") {
-                json.add("result", "differ")
-                json.add("reason", "size")
-                json.add("expected_size", "\(expected.size)")
-                json.add("actual_size", "\(actual.size)")
-                Console.out(json.text)
-            } else {
-                Console.out("differ: size \(expected.size) vs \(actual.size)")
-            }
-            return 1
-        }
-        let d = ImageDifference(expected, actual, tolerance: tolerance)
-        let limit = allowedIsPercent ? allowed / 100 * Double(d.pixelCount) : allowed
-        let matches: Bool
-        if let minPSNR {
-            matches = d.psnr >= minPSNR
-        } else {
-            matches = Double(d.differingPixels) <= limit
-        }
-        let psnr = d.psnr.isInfinite ? "inf" : format(d.psnr, digits: 2)
-        if let path = args.value("diff") {
-            do {
-                try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: expected, actual: actual, tolerance: tolerance), as: .png), to: path)
-            } catch {
-                Console.err("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
-                return 2
-            }
-        }
-        let verdict = matches ? "match" : "differ"
-        if args.has("json") {
-            json.add("result", verdict)
-            json.add("differing_pixels", d.differingPixels)
-            json.add("pixels", d.pixelCount)
-            json.add("max_difference", d.maxDifference)
-            json.add("mean", raw: format(d.meanDifference, digits: 3))
-            json.add("psnr", raw: d.psnr.isInfinite ? "null" : format(d.psnr, digits: 2))
-            json.add("tolerance", tolerance)
-            Console.out(json.text)
-        } else {
-            Console.out("\(verdict): \(d.differingPixels) pixels, max difference \(d.maxDifference), mean \(format(d.meanDifference, digits: 3)), PSNR \(psnr) dB")
-        }
-        return matches ? 0 : 1
     }
 
     static func runInfo(_ args: ParsedArguments) throws -> Int32 {

@@ -35,7 +35,20 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(CLI.run(["compare", a, b, "--min-psnr", "47"]).status, 0)
         XCTAssertEqual(CLI.run(["compare", a, b, "--min-psnr", "47.5"]).status, 1)
         let json = CLI.run(["compare", "--json", a, b])
-        XCTAssertEqual(json.stdout, "{\"result\":\"differ\",\"differing_pixels\":3,\"pixels\":100,\"max_difference\":10,\"mean\":0.128,\"psnr\":47.02,\"tolerance\":0}\n")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["result"] as? String, "differ")
+        XCTAssertEqual(object["differing_pixels"] as? Int, 3)
+        XCTAssertEqual(object["pixels"] as? Int, 100)
+        XCTAssertEqual(object["max_difference"] as? Int, 10)
+        XCTAssertEqual(object["mean"] as? Double, 0.1275, "full precision")
+        XCTAssertEqual(object["psnr"] as? Double ?? 0, 47.0249, accuracy: 0.0001)
+        XCTAssertEqual(object["differing_ratio"] as? Double, 0.03)
+        XCTAssertEqual(object["expected_width"] as? Int, 10)
+        XCTAssertEqual((object["limits"] as? [String: Any])?["tolerance"] as? Int, 0)
+        XCTAssertNotNil(object["bounds"] as? [String: Any])
+        let identical = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(CLI.run(["compare", "--json", a, a]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(identical["psnr"] as? String, "inf", "a string only when identical")
+        XCTAssertTrue(identical["bounds"] is NSNull)
     }
 
     func testSizesUnreadableAndUsage() throws {
@@ -66,6 +79,8 @@ final class CompareTests: XCTestCase {
         let png = CLI.testImages + "/scene-640x427.png", jpg = CLI.testImages + "/scene-640x427.jpg"
         let mixed = CLI.run(["compare", png, jpg, "--min-psnr", "35", "--diff", dir + "/diff.png"])
         XCTAssertEqual(mixed.status, 0, mixed.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/diff.png"), "no diff for a match")
+        XCTAssertEqual(CLI.run(["compare", png, jpg, "--diff", dir + "/diff.png"]).status, 1)
         XCTAssertEqual(CLI.size(dir + "/diff.png"), "640x427")
     }
 
@@ -89,11 +104,13 @@ final class CompareTests: XCTestCase {
         import sys, json
         import numpy as np
         from PIL import Image
-        a, b = (np.asarray(Image.open(p).convert('RGBA'), dtype=np.float64) for p in sys.argv[1:3])
+        images = [Image.open(p) for p in sys.argv[1:3]]
+        alpha = any('A' in im.mode for im in images)
+        a, b = (np.asarray(im.convert('RGBA'), dtype=np.float64) for im in images)
         both_clear = (a[..., 3] == 0) & (b[..., 3] == 0)
         d = np.abs(a - b)
         d[both_clear] = 0
-        mse = (d[..., :3] ** 2).mean()
+        mse = (d[..., :4 if alpha else 3] ** 2).mean()
         print(json.dumps({"psnr": None if mse == 0 else 10 * np.log10(255.0 ** 2 / mse), "mean": d.mean()}))
         """
         for (x, y) in [(png, dir + "/decoded.png"), (png, dir + "/alpha.png")] {

@@ -1,0 +1,367 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import ImageScaler
+
+/// `imgscale compare`: two images, or two directories of them compared by relative
+/// path. The rule and the verdict are the library's (`ImageComparison`,
+/// `ImageDifference`, `CompareLimits`); this turns them into lines, JSON, diff images,
+/// a JUnit file and updated goldens. Exit status: 0 every pair matches, 1 something
+/// differs or is missing or extra, 2 an image cannot be read (or a usage error).
+struct CompareCommand {
+    let args: ParsedArguments
+    let comparison: ImageComparison
+    let limits: CompareLimits
+    let decode: DecodeOptions
+    let autoOrient: Bool
+    let style: DiffImage.Style
+    let json: Bool
+
+    /// What became of one pair.
+    struct Outcome: Sendable {
+        enum Status: String, Sendable { case match, differ, missing, extra, error }
+        let name: String
+        let expected: String
+        let actual: String
+        var status: Status
+        var line: String
+        var json: String
+        var milliseconds = 0
+    }
+
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        guard args.positionals.count == 2 else {
+            throw UsageError(message: "compare needs exactly two images (or two directories), EXPECTED and ACTUAL; got \(args.positionals.count)")
+        }
+        var rule = ImageComparison.Rule.tolerance(args.int("tolerance") ?? 0)
+        if let t = args.number("threshold") {
+            guard t <= 1 else { throw UsageError(message: "--threshold must be from 0 to 1, not \(t)") }
+            if args.has("tolerance") { throw UsageError(message: "--threshold and --tolerance are two rules; give one") }
+            rule = .perceptual(threshold: t, countAntialiased: args.value("antialiasing") == "count")
+        } else if args.has("antialiasing") {
+            throw UsageError(message: "--antialiasing applies to --threshold's perceptual rule; give --threshold too")
+        }
+        var limits = CompareLimits(minPSNR: args.number("min-psnr"))
+        if let text = args.value("max-pixels-differ") {
+            let percent = text.hasSuffix("%")
+            let number = percent ? String(text.dropLast()) : text
+            guard let v = Double(number), v >= 0, v.isFinite, percent || v == v.rounded() else {
+                throw UsageError(message: "--max-pixels-differ must be a count or a percentage like 0.1%, not '\(text)'")
+            }
+            limits.allowed = percent ? .percent(v) : .pixels(Int(v))
+        }
+        var decode = DecodeOptions()
+        decode.maxMemory = Commands.maxMemory(args)
+        var comparison = ImageComparison(rule: rule, ignore: args.rects("ignore"))
+        if let maskPath = args.value("mask") {
+            do {
+                comparison.mask = try ImageCodec.decode(try ImageFile.readImage(maskPath, limit: decode.maxMemory), options: decode).0
+            } catch {
+                throw UsageError(message: "--mask \(FileName.display(maskPath)): \(ErrorText.describe(error))")
+            }
+        }
+        let command = CompareCommand(args: args, comparison: comparison, limits: limits, decode: decode,
+                                     autoOrient: !args.has("no-auto-orient"),
+                                     style: args.choice("diff-style", as: DiffImage.Style.self) ?? .overlay, json: args.has("json"))
+        let (expected, actual) = (args.positionals[0], args.positionals[1])
+        let dirs = (isDirectory(expected), isDirectory(actual))
+        for option in ["diff", "junit"] {
+            if let path = args.value(option) {
+                try BatchPlanner.checkSideOutput(path, option: option, inputs: [expected, actual], outputs: [])
+            }
+        }
+        switch dirs {
+        case (true, true): return try command.runDirectories(expected, actual)
+        case (false, false): return command.runPair(expected, actual)
+        default: throw UsageError(message: "compare takes two files or two directories, not one of each")
+        }
+    }
+
+    /// One pair: a line (or JSON), the diff when they differ, an update when asked.
+    private func runPair(_ expected: String, _ actual: String) -> Int32 {
+        var outcome = compare(name: ImageFile.split(actual).name, expected: expected, actual: actual, diff: args.value("diff"))
+        if let mode = args.value("update"), shouldUpdate(outcome.status, mode: mode) {
+            outcome = update(outcome)
+        }
+        if outcome.status == .error {
+            if json { Console.out(outcome.json) } else { Console.err("imgscale: " + outcome.line) }
+        } else {
+            Console.out(json ? outcome.json : outcome.line)
+        }
+        writeJUnit([outcome])
+        switch outcome.status {
+        case .match: return 0
+        case .error: return 2
+        default: return 1
+        }
+    }
+
+    /// Every image under both directories, by relative path, `-j` at a time: each
+    /// failure gets a line (every pair with --json), then a summary.
+    private func runDirectories(_ expectedDir: String, _ actualDir: String) throws -> Int32 {
+        let expected = Set(CompareCommand.images(under: expectedDir))
+        let actual = Set(CompareCommand.images(under: actualDir))
+        let names = expected.union(actual).sorted()
+        let diffDir = args.value("diff")
+        let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let workers = max(1, min(args.int("jobs") ?? cores, max(names.count, 1)))
+        let results = Locked([Outcome?](repeating: nil, count: names.count))
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let i = next.withLock({ n -> Int? in n < names.count ? { defer { n += 1 }; return n }() : nil }) {
+                let name = names[i]
+                let e = join(expectedDir, name), a = join(actualDir, name)
+                let outcome: Outcome
+                if !actual.contains(name) {
+                    outcome = Outcome(name: name, expected: e, actual: a, status: .missing, line: "missing: \(FileName.display(name)) (not in \(FileName.display(actualDir)))",
+                                      json: listingJSON(name, e, a, "missing"))
+                } else if !expected.contains(name) {
+                    outcome = Outcome(name: name, expected: e, actual: a, status: .extra, line: "extra: \(FileName.display(name)) (no golden in \(FileName.display(expectedDir)))",
+                                      json: listingJSON(name, e, a, "extra"))
+                } else {
+                    var o = compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff.png" })
+                    if o.status != .error { o.line = FileName.display(name) + ": " + o.line }
+                    outcome = o
+                }
+                results.withLock { $0[i] = outcome }
+            }
+        }
+        var outcomes = results.withLock { $0 }.map { $0! }
+        if let mode = args.value("update") {
+            outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0) : $0 }
+        }
+        var counts: [Outcome.Status: Int] = [:]
+        for o in outcomes {
+            counts[o.status, default: 0] += 1
+            if json {
+                Console.out(o.json)
+            } else if o.status != .match {
+                if o.status == .error { Console.err("imgscale: " + o.line) } else { Console.out(o.line) }
+            }
+        }
+        writeJUnit(outcomes)
+        let failed = outcomes.count - (counts[.match] ?? 0)
+        if !json {
+            Console.err("imgscale: compared \(outcomes.count): \(counts[.match] ?? 0) match, \(counts[.differ] ?? 0) differ, "
+                        + "\(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable")
+        }
+        if (counts[.error] ?? 0) > 0 { return 2 }
+        return failed > 0 ? 1 : 0
+    }
+
+    /// Decodes and compares one pair; writes its diff (only when it differs).
+    private func compare(name: String, expected: String, actual: String, diff: String?) -> Outcome {
+        let t0 = Console.now()
+        var images: [PixelBuffer] = []
+        for path in [expected, actual] {
+            do {
+                let data = try ImageFile.readImage(path, limit: decode.maxMemory)
+                images.append(try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: autoOrient).0)
+            } catch {
+                let reason = "\(FileName.display(path)): \(ErrorText.describe(error))"
+                var j = pairJSON(name, expected, actual)
+                j.add("result", "error")
+                j.add("error", reason)
+                return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
+            }
+        }
+        var (e, a) = (images[0], images[1])
+        let sameSize = e.size == a.size
+        if !sameSize {
+            // Shown on the larger canvas, both padded with transparency, as Playwright does.
+            let canvas = Size(width: max(e.width, a.width), height: max(e.height, a.height))
+            (e, a) = (DiffImage.canvas(e, size: canvas), DiffImage.canvas(a, size: canvas))
+        }
+        let d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil)
+        let matches = sameSize && limits.matches(d)
+        var j = pairJSON(name, expected, actual)
+        j.add("result", matches ? "match" : "differ")
+        if !sameSize { j.add("reason", "size") }
+        j.add("expected_width", images[0].width)
+        j.add("expected_height", images[0].height)
+        j.add("actual_width", images[1].width)
+        j.add("actual_height", images[1].height)
+        j.add("differing_pixels", d.differingPixels)
+        j.add("antialiased_pixels", d.antialiasedPixels)
+        j.add("compared_pixels", d.comparedPixels)
+        j.add("pixels", d.pixelCount)
+        j.add("differing_ratio", raw: "\(d.differingRatio)")
+        j.add("bounds", raw: d.bounds.map { "{\"x\":\($0.x),\"y\":\($0.y),\"width\":\($0.width),\"height\":\($0.height)}" } ?? "null")
+        j.add("max_difference", d.maxDifference)
+        j.add("mean", raw: "\(d.meanDifference)")
+        j.add("psnr", raw: d.psnr.isInfinite ? "\"inf\"" : "\(d.psnr)")
+        j.add("limits", raw: limitsJSON())
+        var line: String
+        if !sameSize {
+            line = "differ: size \(images[0].size) vs \(images[1].size)"
+        } else {
+            let psnr = d.psnr.isInfinite ? "inf" : format(d.psnr, digits: 2)
+            line = "\(matches ? "match" : "differ"): \(d.differingPixels) pixels"
+            if case .perceptual(_, let counted) = comparison.rule {
+                line += ", \(d.antialiasedPixels) anti-aliased \(counted ? "counted" : "ignored")"
+            }
+            line += ", max difference \(d.maxDifference), mean \(format(d.meanDifference, digits: 3)), PSNR \(psnr) dB"
+        }
+        var outcome = Outcome(name: name, expected: expected, actual: actual, status: matches ? .match : .differ, line: line, json: "")
+        if !matches, let diff {
+            do {
+                try writeDiff(e, a, d, to: diff)
+                j.add(path: "diff", diff)
+            } catch {
+                outcome.status = .error
+                outcome.line = "\(FileName.display(diff)): \(ErrorText.describe(error))"
+                j.add("error", outcome.line)
+            }
+        }
+        outcome.json = j.text
+        outcome.milliseconds = Int(((Console.now() - t0) * 1000).rounded())
+        return outcome
+    }
+
+    private func writeDiff(_ e: PixelBuffer, _ a: PixelBuffer, _ d: ImageDifference, to path: String) throws {
+        let picture = DiffImage.render(expected: e, actual: a, difference: d, style: style)
+        var options = EncodeOptions()
+        // zlib level 1: a 12 MP diff is for looking at, not for keeping small.
+        options.compression = 1
+        if let slash = path.lastIndex(of: "/") { try CompareCommand.makeDirectories(String(path[..<slash])) }
+        try ImageFile.write(try ImageCodec.encode(picture, as: .png, options: options), to: path)
+    }
+
+    private func shouldUpdate(_ status: Outcome.Status, mode: String) -> Bool {
+        switch mode {
+        case "missing": return status == .extra
+        case "failed": return status == .differ || status == .extra
+        default: return status != .missing && status != .error
+        }
+    }
+
+    /// Copies the actual file over (or into) the golden, and says so.
+    private func update(_ outcome: Outcome) -> Outcome {
+        var o = outcome
+        do {
+            if let slash = o.expected.lastIndex(of: "/") { try CompareCommand.makeDirectories(String(o.expected[..<slash])) }
+            try ImageFile.write(try ImageFile.read(o.actual, limit: decode.maxMemory), to: o.expected)
+            Console.err("imgscale: updated \(FileName.display(o.expected)) from \(FileName.display(o.actual)) (was \(o.status.rawValue))")
+            o.status = .match
+        } catch {
+            o.status = .error
+            o.line = "\(FileName.display(o.expected)): cannot update: \(ErrorText.describe(error))"
+        }
+        return o
+    }
+
+    private func pairJSON(_ name: String, _ expected: String, _ actual: String) -> JSON {
+        var j = JSON()
+        j.add(path: "expected", expected)
+        j.add(path: "actual", actual)
+        return j
+    }
+
+    private func listingJSON(_ name: String, _ expected: String, _ actual: String, _ result: String) -> String {
+        var j = pairJSON(name, expected, actual)
+        j.add("result", result)
+        return j.text
+    }
+
+    private func limitsJSON() -> String {
+        var j = JSON()
+        switch comparison.rule {
+        case .tolerance(let t):
+            j.add("rule", "tolerance")
+            j.add("tolerance", t)
+        case .perceptual(let t, let counted):
+            j.add("rule", "perceptual")
+            j.add("threshold", raw: "\(t)")
+            j.add("antialiasing", counted ? "count" : "ignore")
+        }
+        switch limits.allowed {
+        case .pixels(let n): j.add("max_pixels_differ", n)
+        case .percent(let p): j.add("max_pixels_differ", "\(p)%")
+        }
+        j.add("min_psnr", raw: limits.minPSNR.map { "\($0)" } ?? "null")
+        j.add("ignored_rects", comparison.ignore.count)
+        j.add("mask", args.value("mask"))
+        return j.text
+    }
+
+    /// JUnit XML: one test case per pair, failures with their line.
+    private func writeJUnit(_ outcomes: [Outcome]) {
+        guard let path = args.value("junit") else { return }
+        let failures = outcomes.filter { $0.status == .differ || $0.status == .missing || $0.status == .extra }.count
+        let errors = outcomes.filter { $0.status == .error }.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites tests=\"\(outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+        xml += "  <testsuite name=\"imgscale compare\" tests=\"\(outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+        for o in outcomes {
+            let time = format(Double(o.milliseconds) / 1000, digits: 3)
+            xml += "    <testcase classname=\"imgscale.compare\" name=\"\(CompareCommand.xml(FileName.display(o.name)))\" time=\"\(time)\""
+            switch o.status {
+            case .match: xml += "/>\n"
+            case .error: xml += ">\n      <error message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
+            default: xml += ">\n      <failure message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
+            }
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        do {
+            try ImageFile.write(Array(xml.utf8), to: path)
+        } catch {
+            Console.err("imgscale: --junit \(FileName.display(path)): \(ErrorText.describe(error))")
+        }
+    }
+
+    static func xml(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case _ where c.value < 0x20 && c != "\t": out += " "
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    private func join(_ dir: String, _ name: String) -> String {
+        dir.hasSuffix("/") ? dir + name : dir + "/" + name
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return FileName.withCString(path, { stat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Relative paths of the image files under `dir` (by extension), recursively, sorted;
+    /// hidden entries are skipped.
+    static func images(under dir: String) -> [String] {
+        var found: [String] = []
+        func walk(_ relative: String) {
+            let path = relative.isEmpty ? dir : dir + "/" + relative
+            guard let d = FileName.withCString(path, { opendir($0) }) else { return }
+            defer { closedir(d) }
+            while let e = readdir(d) {
+                let name = withUnsafeBytes(of: e.pointee.d_name) { FileName.decode(Array($0.prefix { $0 != 0 })) }
+                if name.hasPrefix(".") { continue }
+                let rel = relative.isEmpty ? name : relative + "/" + name
+                if isDirectory(dir + "/" + rel) {
+                    walk(rel)
+                } else if ImageFormat.fromExtension(of: name) != nil {
+                    found.append(rel)
+                }
+            }
+        }
+        walk("")
+        return found.sorted()
+    }
+
+    static func makeDirectories(_ path: String) throws {
+        guard !path.isEmpty, !isDirectory(path) else { return }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
+        if FileName.withCString(path, { mkdir($0, 0o777) }) != 0 && errno != EEXIST {
+            throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: path)
+        }
+    }
+}

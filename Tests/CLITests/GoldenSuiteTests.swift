@@ -1,0 +1,171 @@
+import XCTest
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ImageScaler
+
+/// Golden testing through `imgscale compare`: pixelmatch's perceptual counts, masks,
+/// alpha in PSNR, diffs only for failures, whole directories with JUnit and updates.
+final class GoldenSuiteTests: XCTestCase {
+    /// Pairs made by Pillow (text shifted by 0.25 and 1 px, a changed glyph, a JPEG
+    /// re-encode, a 1-level shift, alpha changes) and pixelmatch 0.4.0's counts for them.
+    func testCountsEqualPixelmatch() throws {
+        let dir = CLI.tempDir()
+        let made = CLI.sh("""
+            python3 - <<'EOF'
+            import io, json
+            from PIL import Image, ImageDraw, ImageFont
+            from pixelmatch import pixelmatch
+            def text(dx, s='Hello, golden 0123', k=4):
+                im = Image.new('RGB', (240 * k, 48 * k), 'white')
+                try:
+                    f = ImageFont.truetype('DejaVuSans.ttf', 22 * k)
+                except Exception:
+                    f = ImageFont.load_default()
+                ImageDraw.Draw(im).text((int(8 * k + dx * k), 8 * k), s, fill='black', font=f)
+                return im.resize((240, 48), Image.LANCZOS)
+            base = text(0)
+            buf = io.BytesIO(); base.save(buf, 'JPEG', quality=80); buf.seek(0)
+            a = base.convert('RGBA'); b = a.copy(); px = b.load()
+            for y in range(10, 30):
+                for x in range(20, 120):
+                    r, g, bb, al = px[x, y]; px[x, y] = (r, g, bb, max(0, al - 127))
+            c = Image.new('RGBA', (64, 64), (255, 0, 0, 0)); d = c.copy()
+            ImageDraw.Draw(c).ellipse((8, 8, 56, 56), fill=(0, 0, 255, 128))
+            ImageDraw.Draw(d).ellipse((9, 8, 57, 56), fill=(0, 0, 255, 140))
+            pairs = {'shift025': (base, text(0.25)), 'shift1': (base, text(1)), 'glyph': (base, text(0, 'Hello, golden 0124')),
+                     'jpeg': (base, Image.open(buf).convert('RGB')), 'level': (base, base.point(lambda v: max(0, v - 1))),
+                     'alpha': (a, b), 'semi': (c, d)}
+            out = {}
+            for name, (x, y) in pairs.items():
+                x.save(name + '-a.png'); y.save(name + '-b.png')
+                xa, ya = x.convert('RGBA'), y.convert('RGBA')
+                out[name] = {f'{t} {aa}': pixelmatch(list(xa.tobytes()), list(ya.tobytes()), xa.width, xa.height, threshold=t, includeAA=aa)
+                             for t in (0.05, 0.1, 0.3) for aa in (False, True)}
+            print(json.dumps(out))
+            EOF
+            """, cwd: dir)
+        try XCTSkipIf(made.stderr.contains("No module named"), "SKIPPED: Pillow or pixelmatch 0.4.0 is not installed")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let reference = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: [String: Int]])
+        XCTAssertEqual(reference.count, 7)
+        for (name, counts) in reference {
+            for (key, want) in counts {
+                let parts = key.split(separator: " ")
+                let aa = parts[1] == "True" ? ["--antialiasing", "count"] : []
+                let r = CLI.run(["compare", "--json", "--threshold", String(parts[0])] + aa + [dir + "/\(name)-a.png", dir + "/\(name)-b.png"])
+                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stderr)
+                XCTAssertEqual(object["differing_pixels"] as? Int, want, "\(name) \(key)")
+            }
+        }
+        // The point of it: at 0.3 a quarter-pixel shift of antialiased text passes and a real glyph change fails.
+        XCTAssertEqual(reference["shift025"]?["0.3 False"], 0)
+        XCTAssertGreaterThan(reference["glyph"]?["0.3 False"] ?? 0, 0)
+        XCTAssertEqual(CLI.run(["compare", "--threshold", "0.3", dir + "/shift025-a.png", dir + "/shift025-b.png"]).status, 0)
+        XCTAssertEqual(CLI.run(["compare", "--threshold", "0.3", dir + "/glyph-a.png", dir + "/glyph-b.png"]).status, 1)
+    }
+
+    /// A 60x40 image and a copy with a changed 10x10 block at 30,20 and alpha lowered in a strip.
+    private func pair(in dir: String) throws -> (String, String) {
+        var a = PixelBuffer(width: 60, height: 40, channels: 4, value: 200)
+        for i in stride(from: 3, to: a.pixels.count, by: 4) { a.pixels[i] = 255 }
+        var b = a
+        for y in 20..<30 { for x in 30..<40 { b.pixels[(y * 60 + x) * 4] = 20 } }
+        try ImageFile.write(try ImageCodec.encode(a, as: .png), to: dir + "/a.png")
+        try ImageFile.write(try ImageCodec.encode(b, as: .png), to: dir + "/b.png")
+        return (dir + "/a.png", dir + "/b.png")
+    }
+
+    func testIgnoredRectsMasksAndAlphaOnlyChanges() throws {
+        let dir = CLI.tempDir()
+        let (a, b) = try pair(in: dir)
+        let plain = CLI.run(["compare", "--json", a, b])
+        XCTAssertEqual(plain.status, 1)
+        XCTAssertTrue(plain.stdout.contains(#""bounds":{"x":30,"y":20,"width":10,"height":10}"#), plain.stdout)
+        XCTAssertEqual(CLI.run(["compare", a, b, "--ignore", "30,20,10,10"]).status, 0)
+        XCTAssertEqual(CLI.run(["compare", a, b, "--ignore", "0,0,5,5", "--ignore", "25,15,20,20"]).status, 0, "repeatable")
+        XCTAssertEqual(CLI.run(["compare", a, b, "--ignore", "30,20,9,10"]).status, 1, "one column still compared")
+        // A mask: black where the clock is.
+        var mask = PixelBuffer(width: 60, height: 40, channels: 3, value: 255)
+        for y in 18..<32 { for x in 28..<42 { for c in 0..<3 { mask.pixels[(y * 60 + x) * 3 + c] = 0 } } }
+        try ImageFile.write(try ImageCodec.encode(mask, as: .png), to: dir + "/mask.png")
+        XCTAssertEqual(CLI.run(["compare", a, b, "--mask", dir + "/mask.png"]).status, 0)
+        // Alpha alone: PSNR counts it, so --min-psnr no longer passes a broken icon.
+        var icon = PixelBuffer(width: 50, height: 50, channels: 4, value: 90)
+        var broken = icon
+        for i in stride(from: 3, to: icon.pixels.count, by: 4) { icon.pixels[i] = 255; broken.pixels[i] = i % 8 == 3 ? 128 : 255 }
+        try ImageFile.write(try ImageCodec.encode(icon, as: .png), to: dir + "/icon.png")
+        try ImageFile.write(try ImageCodec.encode(broken, as: .png), to: dir + "/broken.png")
+        let r = CLI.run(["compare", "--min-psnr", "30", dir + "/icon.png", dir + "/broken.png"])
+        XCTAssertEqual(r.status, 1, r.stdout)
+        XCTAssertFalse(r.stdout.contains("PSNR inf"), r.stdout)
+    }
+
+    func testDiffsOnlyForFailuresInEveryStyleAndOnTheLargerCanvas() throws {
+        let dir = CLI.tempDir()
+        let (a, b) = try pair(in: dir)
+        XCTAssertEqual(CLI.run(["compare", a, a, "--diff", dir + "/none.png"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none.png"))
+        for (style, size) in [("overlay", "60x40"), ("mask", "60x40"), ("side-by-side", "180x40")] {
+            XCTAssertEqual(CLI.run(["compare", a, b, "--diff", dir + "/\(style).png", "--diff-style", style]).status, 1)
+            XCTAssertEqual(CLI.size(dir + "/\(style).png"), size, style)
+        }
+        let mask = try ImageCodec.decode(try ImageFile.read(dir + "/mask.png")).0
+        XCTAssertEqual(mask[0, 0], [0, 0, 0, 0], "mask: transparent where equal")
+        XCTAssertEqual(mask[35, 25], [255, 0, 0, 255], "mask: full red where it differs by 64 or more")
+        XCTAssertEqual(CLI.run(["fit", "--size", "30x", a, "-o", dir + "/small.png"]).status, 0)
+        let sizes = CLI.run(["compare", a, dir + "/small.png", "--diff", dir + "/sizes.png"])
+        XCTAssertEqual(sizes.stdout, "differ: size 60x40 vs 30x20\n")
+        XCTAssertEqual(CLI.size(dir + "/sizes.png"), "60x40")
+        // Unreadable: a JSON object with the error, and exit 2.
+        let bad = CLI.run(["compare", "--json", a, dir + "/missing.png"])
+        XCTAssertEqual(bad.status, 2)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["result"] as? String, "error")
+        XCTAssertTrue((object["error"] as? String ?? "").contains("missing.png"))
+    }
+
+    func testDirectoriesJUnitAndUpdates() throws {
+        let root = CLI.tempDir()
+        let goldens = root + "/goldens", actual = root + "/actual"
+        var expectedFailures: Set<String> = []
+        for i in 0..<30 {
+            let sub = i % 3 == 0 ? "icons/" : ""
+            for d in [goldens, actual] { try FileManager.default.createDirectory(atPath: d + "/" + sub, withIntermediateDirectories: true) }
+            let name = sub + "shot-\(i).png"
+            var image = PixelBuffer(width: 32, height: 24, channels: 3, value: UInt8(i * 8))
+            try ImageFile.write(try ImageCodec.encode(image, as: .png), to: goldens + "/" + name)
+            if i % 10 == 7 {
+                image.pixels[5] = 255
+                expectedFailures.insert(name)
+            }
+            if i != 29 { try ImageFile.write(try ImageCodec.encode(image, as: .png), to: actual + "/" + name) }
+        }
+        try ImageFile.write(try ImageCodec.encode(PixelBuffer(width: 4, height: 4, channels: 3), as: .png), to: actual + "/new.png")
+        let r = CLI.run(["compare", "-j2", goldens, actual, "--junit", root + "/junit.xml", "--diff", root + "/diffs"])
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.contains(".png: differ: 1 pixels") }.count, 3, r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("missing: shot-29.png") }, r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("extra: new.png") }, r.stdout)
+        XCTAssertTrue(r.stderr.contains("compared 31: 26 match, 3 differ, 1 missing, 1 extra, 0 unreadable"), r.stderr)
+        XCTAssertEqual(Set(CLI.files(root + "/diffs")), ["shot-7.png.diff.png", "shot-17.png.diff.png", "icons"])
+        XCTAssertEqual(CLI.files(root + "/diffs/icons"), ["shot-27.png.diff.png"])
+        // The JUnit file parses: 31 cases, 5 failures.
+        let xml = try XMLDocument(contentsOf: URL(fileURLWithPath: root + "/junit.xml"))
+        let suite = try XCTUnwrap(try xml.nodes(forXPath: "//testsuite").first as? XMLElement)
+        XCTAssertEqual(suite.attribute(forName: "tests")?.stringValue, "31")
+        XCTAssertEqual(suite.attribute(forName: "failures")?.stringValue, "5")
+        XCTAssertEqual(try xml.nodes(forXPath: "//testcase/failure").count, 5)
+        // --update missing adds the new image only; failed fixes the rest but cannot invent shot-29.
+        XCTAssertEqual(CLI.run(["compare", goldens, actual, "--update", "missing"]).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: goldens + "/new.png"))
+        let fixed = CLI.run(["compare", goldens, actual, "--update", "failed"])
+        XCTAssertEqual(fixed.status, 1, "shot-29 is still missing from actual")
+        XCTAssertEqual(fixed.stderr.components(separatedBy: "imgscale: updated").count - 1, 3, fixed.stderr)
+        try FileManager.default.removeItem(atPath: goldens + "/shot-29.png")
+        XCTAssertEqual(CLI.run(["compare", goldens, actual]).status, 0)
+        XCTAssertEqual(expectedFailures, ["shot-7.png", "shot-17.png", "icons/shot-27.png"])
+    }
+}
