@@ -5,6 +5,7 @@ let package = Package(
     name: "imgscale",
     products: [
         .library(name: "ImageScaler", targets: ["ImageScaler"]),
+        .library(name: "ImageScalerTesting", targets: ["ImageScalerTesting"]),
         .executable(name: "imgscale", targets: ["imgscale"]),
     ],
     targets: [
@@ -19,10 +20,12 @@ let package = Package(
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.
+        // Golden-image assertions for XCTest and Swift Testing suites.
+        .target(name: "ImageScalerTesting", dependencies: ["ImageScaler"]),
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample"]),
-        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler"]),
+        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageScalerTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

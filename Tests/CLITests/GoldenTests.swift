@@ -1,11 +1,11 @@
 import XCTest
 import Foundation
 @testable import ImageScaler
+import ImageScalerTesting
 
 /// Every case of TestImages/goldens/cases.tsv, through the library and through the
-/// CLI, compared with the stored golden at tolerance 0. The resampler is fixed point,
-/// so goldens match exactly on any machine; a failure writes the actual image and a
-/// diff into .build/golden-failures/ and names them.
+/// CLI, compared with the stored golden at tolerance 0 through `ImageScalerTesting`.
+/// The resampler is fixed point, so goldens match exactly on any machine.
 final class GoldenTests: XCTestCase {
     struct Case {
         let name: String
@@ -14,7 +14,6 @@ final class GoldenTests: XCTestCase {
     }
 
     static let dir = CLI.testImages + "/goldens"
-    static let failures = CLI.root + "/.build/golden-failures"
 
     static func cases() -> [Case] {
         let text = String(decoding: CLI.bytes(dir + "/cases.tsv")!, as: UTF8.self)
@@ -100,20 +99,13 @@ final class GoldenTests: XCTestCase {
         }
     }
 
+    /// Through `ImageScalerTesting`, the same check a user's suite runs (tolerance 0;
+    /// a failure writes the actual image and an expected | actual | diff picture into
+    /// TestImages/goldens/__Failures__/), plus the channel count.
     func check(_ name: String, actual: PixelBuffer, via: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let expected = try ImageCodec.decode(try ImageFile.read(Self.dir + "/" + name + ".png")).0
-        if expected.size == actual.size && expected.channels == actual.channels && expected.pixels == actual.pixels { return }
-        try FileManager.default.createDirectory(atPath: Self.failures, withIntermediateDirectories: true)
-        let actualPath = Self.failures + "/\(name)-\(via)-actual.png"
-        try ImageFile.write(try ImageCodec.encode(actual, as: .png), to: actualPath)
-        var detail = "size \(actual.size) vs \(expected.size)"
-        if expected.size == actual.size {
-            let d = ImageDifference(expected, actual)
-            detail = "\(d.differingPixels) pixels differ, max \(d.maxDifference), channels \(actual.channels) vs \(expected.channels)"
-            try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: expected, actual: actual), as: .png),
-                                to: Self.failures + "/\(name)-\(via)-diff.png")
-        }
-        XCTFail("golden \(name) (\(via)): \(detail); actual and diff written to \(Self.failures)/", file: file, line: line)
+        XCTAssertEqual(actual.channels, expected.channels, "golden \(name) (\(via)): channels", file: file, line: line)
+        assertImageMatchesGolden(actual, named: name, directory: Self.dir, file: file, line: line)
     }
 
     /// The library call a case's arguments stand for.

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// The outcome of checking an image against its golden: the same comparison and verdict
+/// as `imgscale compare` (`ImageDifference`, `CompareLimits`), so a test and the CLI
+/// never disagree. Goldens are PNGs in `__Goldens__/` beside the test file, named
+/// `<name>.png`; a missing golden, or any golden when `IMGSCALE_RECORD=1` is set, is
+/// recorded from the image instead (and the check says so, so CI never passes on a
+/// fresh recording). A failure writes the actual image and a diff beside the goldens,
+/// in `__Goldens__/__Failures__/`, and names them.
+public enum GoldenCheck: Equatable, Sendable {
+    case matched
+    case recorded(path: String)
+    case failed(message: String)
+
+    /// Compares `image` with the golden `name` under `directory` (by default the
+    /// `__Goldens__` folder beside `file`).
+    public static func check(_ image: PixelBuffer, named name: String, comparison: ImageComparison = ImageComparison(),
+                             limits: CompareLimits = CompareLimits(), directory: String? = nil,
+                             file: StaticString = #filePath) -> GoldenCheck {
+        let dir = directory ?? goldensDirectory(beside: "\(file)")
+        let path = dir + "/" + name + ".png"
+        let record = getenv("IMGSCALE_RECORD").map { String(cString: $0) == "1" } ?? false
+        let golden: PixelBuffer?
+        do {
+            golden = record ? nil : try ImageCodec.decode(try ImageFile.read(path)).0
+        } catch FileError.read {
+            golden = nil
+        } catch {
+            return .failed(message: "golden \(path) cannot be read: \(error)")
+        }
+        guard let expected = golden else {
+            do {
+                try makeDirectories(dir)
+                try ImageFile.write(try ImageCodec.encode(image, as: .png), to: path)
+                return .recorded(path: path)
+            } catch {
+                return .failed(message: "cannot record golden \(path): \(error)")
+            }
+        }
+        let sameSize = expected.size == image.size
+        let canvas = Size(width: max(expected.width, image.width), height: max(expected.height, image.height))
+        let (e, a) = sameSize ? (expected, image) : (DiffImage.canvas(expected, size: canvas), DiffImage.canvas(image, size: canvas))
+        let d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: true)
+        if sameSize && limits.matches(d) { return .matched }
+        let failures = dir + "/__Failures__"
+        var message = sameSize ? "\(d.differingPixels) pixels differ (max difference \(d.maxDifference), PSNR "
+            + (d.psnr.isInfinite ? "inf" : "\(Int(d.psnr * 100) / 100)") + " dB)" : "size \(image.size) vs golden \(expected.size)"
+        do {
+            try makeDirectories(failures)
+            try ImageFile.write(try ImageCodec.encode(image, as: .png), to: failures + "/\(name).png")
+            try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: e, actual: a, difference: d, style: .sideBySide), as: .png),
+                                to: failures + "/\(name).diff.png")
+            message += "; actual and diff (expected | actual | diff) written to \(failures)/\(name).png and \(name).diff.png"
+        } catch {
+            message += "; the diff could not be written: \(error)"
+        }
+        return .failed(message: "golden \(name): " + message)
+    }
+
+    static func goldensDirectory(beside file: String) -> String {
+        let dir = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
+        return dir + "/__Goldens__"
+    }
+
+    static func makeDirectories(_ path: String) throws {
+        var st = stat()
+        if stat(path, &st) == 0 { return }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
+        if mkdir(path, 0o777) != 0 && errno != EEXIST {
+            throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: path)
+        }
+    }
+}
