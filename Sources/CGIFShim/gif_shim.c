@@ -215,3 +215,6 @@ int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, si
     close_gif(gif);
     return status;
 }
+
+/* giflib has no run-time version call: the header's, which the soname pins. */
+int cgif_version(void) { return GIFLIB_MAJOR * 10000 + GIFLIB_MINOR * 100 + GIFLIB_RELEASE; }

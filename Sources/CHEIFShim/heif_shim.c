@@ -218,3 +218,5 @@ done:
 }
 
 void cheif_free(void *p) { free(p); }
+
+const char *cheif_version(void) { return heif_get_version(); }

@@ -507,3 +507,7 @@ void cjpeg_writer_close(cjpeg_writer *w) {
 void cjpeg_free(void *p) {
     free(p);
 }
+
+/* libjpeg-turbo has no run-time version call before its TurboJPEG 3 API; the
+   header's number is the library it was built against (the soname pins the ABI). */
+int cjpeg_version(void) { return LIBJPEG_TURBO_VERSION_NUMBER; }

@@ -81,3 +81,5 @@ void clcms_free(clcms_transform *t) {
         free(t);
     }
 }
+
+int clcms_version(void) { return cmsGetEncodedCMMversion(); }

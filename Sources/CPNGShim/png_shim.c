@@ -441,3 +441,5 @@ void cpng_writer_close(cpng_writer *w) {
 void cpng_free(void *p) {
     free(p);
 }
+
+const char *cpng_version(void) { return png_get_libpng_ver(NULL); }

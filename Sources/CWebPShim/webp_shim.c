@@ -224,3 +224,5 @@ int cwebp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 }
 
 void cwebp_free(void *p) { WebPFree(p); }
+
+int cwebp_version(void) { return WebPGetDecoderVersion(); }

@@ -29,8 +29,22 @@ func main(_ argv: [String]) -> Int32 {
     switch first {
     case "--version", "-V", "version":
         Console.out("imgscale \(Commands.version)")
+        Console.out(LibraryVersions.all.map { "\($0.name) \($0.version)" }.joined(separator: ", "))
         return 0
     case "--help", "-h", "help":
+        // Generated documentation, for scripts/install: the man page and completions.
+        if argv.count == 2 && argv[1] == "--man" {
+            Console.write(1, ManPage.render())
+            return 0
+        }
+        if argv.count == 3 && argv[1] == "--completion" {
+            guard let shell = Completions.Shell(rawValue: argv[2]) else {
+                Console.err("imgscale: --completion takes bash, zsh or fish, not '\(FileName.display(argv[2]))'")
+                return 2
+            }
+            Console.write(1, Completions.render(shell))
+            return 0
+        }
         if argv.count > 1, let c = Commands.all.first(where: { $0.name == argv[1] }) {
             Console.out(c.help)
         } else {

@@ -25,4 +25,7 @@ int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err,
 int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
                 uint32_t *rows_done, char *err, size_t errlen);
 
+/* The linked library's version, for `imgscale --version`. */
+int cgif_version(void);
+
 #endif

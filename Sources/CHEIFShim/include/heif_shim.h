@@ -48,4 +48,7 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 
 void cheif_free(void *p);
 
+/* The linked library's version, for `imgscale --version`. */
+const char *cheif_version(void);
+
 #endif

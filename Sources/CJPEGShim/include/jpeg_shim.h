@@ -108,4 +108,7 @@ void cjpeg_writer_close(cjpeg_writer *writer);
 
 void cjpeg_free(void *p);
 
+/* The linked library's version, for `imgscale --version`. */
+int cjpeg_version(void);
+
 #endif

@@ -27,4 +27,7 @@ void clcms_apply(clcms_transform *transform, const uint8_t *src, uint8_t *dst, s
 
 void clcms_free(clcms_transform *transform);
 
+/* The linked library's version, for `imgscale --version`. */
+int clcms_version(void);
+
 #endif

@@ -76,4 +76,7 @@ void cpng_writer_close(cpng_writer *writer);
 
 void cpng_free(void *p);
 
+/* The linked library's version, for `imgscale --version`. */
+const char *cpng_version(void);
+
 #endif

@@ -45,4 +45,7 @@ int cwebp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 
 void cwebp_free(void *p);
 
+/* The linked library's version, for `imgscale --version`. */
+int cwebp_version(void);
+
 #endif

@@ -1,0 +1,112 @@
+import XCTest
+import Foundation
+
+/// What `scripts/install` put under the prefix `scripts/test` gave it (.build/install-test;
+/// a test cannot run it itself, since SwiftPM's build lock is held while tests run): the
+/// binary and its --version, the man page (linted, and listing every option --help
+/// lists), the completions (bash driven for real, zsh and fish parsed), the Dockerfile's
+/// runtime packages against ldd, and --uninstall.
+final class InstallTests: XCTestCase {
+    static let prefix = CLI.root + "/.build/install-test"
+
+    private func installed() throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: Self.prefix + "/bin/imgscale") else {
+            throw XCTSkip("SKIPPED: nothing installed in \(Self.prefix); scripts/test runs scripts/install --prefix there first")
+        }
+        return Self.prefix
+    }
+
+    func testBinaryAndVersion() throws {
+        let prefix = try installed()
+        let r = CLI.sh("'\(prefix)/bin/imgscale' --version")
+        XCTAssertEqual(r.status, 0)
+        for library in ["libpng", "libjpeg-turbo", "lcms2", "libwebp", "libheif", "giflib"] {
+            XCTAssertTrue(r.stdout.contains(library + " "), "\(library) in: \(r.stdout)")
+        }
+    }
+
+    func testManPageIsCleanAndListsEveryOption() throws {
+        let prefix = try installed()
+        let page = prefix + "/share/man/man1/imgscale.1"
+        let rendered = CLI.sh("MANWIDTH=100 man -l '\(page)' 2>&1")
+        XCTAssertEqual(rendered.status, 0, rendered.stdout)
+        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "EXIT STATUS", "EXAMPLES", "SEE ALSO"] {
+            XCTAssertTrue(rendered.stdout.contains("\n" + section + "\n"), "section \(section)")
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc") {
+            let lint = CLI.sh("mandoc -Tlint -W warning '\(page)'")
+            XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+        }
+        let groff = CLI.sh("groff -ww -man -Tutf8 '\(page)' > /dev/null")
+        XCTAssertEqual(groff.stderr, "", "groff -ww warns")
+        let source = try String(contentsOfFile: page, encoding: .utf8)
+        for command in ["fill", "crop", "fit", "plan", "convert", "compare", "info"] {
+            let help = CLI.run([command, "--help"]).stdout
+            let options = help.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "--") else { return nil }
+                return String(line[range.lowerBound...].prefix { !$0.isWhitespace })
+            }.filter { $0.count > 2 && !$0.contains("=") }
+            XCTAssertFalse(options.isEmpty)
+            for option in Set(options) {
+                XCTAssertTrue(source.contains("\\fB" + option.replacingOccurrences(of: "-", with: "\\-") + "\\fR"),
+                              "\(command) \(option) is in --help but not in the man page")
+            }
+        }
+    }
+
+    func testBashCompletionCompletesCommandsOptionsAndValues() throws {
+        let prefix = try installed()
+        let script = prefix + "/share/bash-completion/completions/imgscale"
+        func complete(_ words: [String]) -> String {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            return CLI.sh("source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _imgscale; echo \"${COMPREPLY[*]}\"")
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(complete(["imgscale", "fi"]), "fill fit")
+        XCTAssertEqual(complete(["imgscale", "fill", "--gra"]), "--gravity")
+        XCTAssertEqual(complete(["imgscale", "fill", "--gravity", "south"]), "south southeast southwest")
+        XCTAssertEqual(complete(["imgscale", "fit", "--filter", "l"]), "lanczos")
+        XCTAssertEqual(complete(["imgscale", "convert", "--format", "w"]), "webp")
+        XCTAssertEqual(complete(["imgscale", "compare", "--diff-st"]), "--diff-style")
+        // File names where an input goes.
+        let dir = CLI.tempDir()
+        FileManager.default.createFile(atPath: dir + "/photo-1.jpg", contents: Data())
+        XCTAssertEqual(complete(["imgscale", "fill", dir + "/pho"]), dir + "/photo-1.jpg")
+        for (shell, file) in [("zsh", "/share/zsh/site-functions/_imgscale"), ("fish", "/share/fish/vendor_completions.d/imgscale.fish")]
+        where FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") {
+            let r = CLI.sh("\(shell) -n '\(prefix + file)'")
+            XCTAssertEqual(r.status, 0, "\(shell): \(r.stderr)")
+        }
+    }
+
+    /// The container's runtime packages are exactly the packages of the libraries the
+    /// binary loads (ldd, then dpkg -S), so the image neither misses nor carries one.
+    func testDockerfileRuntimePackagesMatchLdd() throws {
+        let prefix = try installed()
+        let r = CLI.sh("""
+            ldd '\(prefix)/bin/imgscale' | awk '/=>/ {print $3}' | while read -r lib; do
+              dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
+            done | cut -d: -f1 | sort -u
+            """)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let fromLdd = Set(r.stdout.split(separator: "\n").map(String.init))
+        let dockerfile = try String(contentsOfFile: CLI.root + "/Dockerfile", encoding: .utf8)
+        let runtime = try XCTUnwrap(dockerfile.components(separatedBy: "FROM debian:bookworm-slim").last)
+        let install = try XCTUnwrap(runtime.components(separatedBy: "--no-install-recommends").dropFirst().first)
+        let listed = Set(install.components(separatedBy: "&&")[0].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" })
+            .map(String.init).filter { !$0.isEmpty })
+        XCTAssertEqual(listed, fromLdd, "Dockerfile runtime packages vs ldd")
+        XCTAssertFalse(fromLdd.contains { $0.hasPrefix("libswift") }, "the Swift runtime is linked statically")
+    }
+
+    func testUninstallRemovesExactlyWhatWasInstalled() throws {
+        let prefix = try installed()
+        let copy = CLI.tempDir() + "/prefix"
+        XCTAssertEqual(CLI.sh("cp -a '\(prefix)' '\(copy)' && touch '\(copy)/bin/other-tool'").status, 0)
+        let r = CLI.sh("'\(CLI.root)/scripts/install' --prefix '\(copy)' --uninstall")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 5, r.stdout)
+        let left = CLI.sh("cd '\(copy)' && find . -type f | sort").stdout
+        XCTAssertEqual(left, "./bin/other-tool\n")
+    }
+}
