@@ -42,13 +42,15 @@ final class InstallTests: XCTestCase {
         let source = try String(contentsOfFile: page, encoding: .utf8)
         for command in ["fill", "crop", "fit", "plan", "convert", "compare", "info"] {
             let help = CLI.run([command, "--help"]).stdout
-            let options = help.split(separator: "\n").compactMap { line -> String? in
+            // The table in --help: the lines between "options:" and "examples:".
+            let table = help.components(separatedBy: "\noptions:\n").last!.components(separatedBy: "\nexamples:").first!
+            let options = table.split(separator: "\n").compactMap { line -> String? in
                 guard let range = line.range(of: "--") else { return nil }
                 return String(line[range.lowerBound...].prefix { !$0.isWhitespace })
-            }.filter { $0.count > 2 && !$0.contains("=") }
+            }
             XCTAssertFalse(options.isEmpty)
             for option in Set(options) {
-                XCTAssertTrue(source.contains("\\fB" + option.replacingOccurrences(of: "-", with: "\\-") + "\\fR"),
+                XCTAssertTrue(source.contains("\\fB\\-\\-" + option.dropFirst(2) + "\\fR"),
                               "\(command) \(option) is in --help but not in the man page")
             }
         }
