@@ -46,7 +46,13 @@ struct HEIFDecoder: RowDecoder {
         var message = ShimMessage()
         var raw = cheif_info()
         let status = data.withUnsafeBufferPointer { d -> Int32 in
-            guard let reader = message.with({ cheif_open(d.baseAddress, d.count, Int32(info.format.maxSide), &raw, $0, $1) }) else { return -1 }
+            // Every item decoded (grid tiles, the alpha image) must be about the primary
+            // image's size: a tile declaring 30000x30000 inside a 301x201 image (3 GB, 4 s
+            // before) is refused before libheif allocates for it. Tiles may overhang the
+            // image they are cropped to (heif-enc pads 321x241 into one 322x242 tile,
+            // iPhones 4032x3024 into 4096x3072), hence the margin.
+            let side = Int32(min(max(info.size.width, info.size.height) + 1024, info.format.maxSide))
+            guard let reader = message.with({ cheif_open(d.baseAddress, d.count, side, &raw, $0, $1) }) else { return -1 }
             defer { cheif_close(reader) }
             return pixels.withUnsafeMutableBufferPointer { out in
                 message.with { cheif_decode(reader, Int32(channels), out.baseAddress, rowBytes, $0, $1) }
