@@ -8,7 +8,15 @@ final class CodecTests: XCTestCase {
         XCTAssertNil(ImageFormat.sniff(Array("hello".utf8)))
         XCTAssertEqual(ImageFormat.fromExtension(of: "a/b.JPEG"), .jpeg)
         XCTAssertEqual(ImageFormat.fromExtension(of: "x.Png"), .png)
-        XCTAssertNil(ImageFormat.fromExtension(of: "x.gif"))
+        XCTAssertEqual(ImageFormat.fromExtension(of: "x.gif"), .gif)
+        XCTAssertNil(ImageFormat.fromExtension(of: "x.tiff"))
+        XCTAssertFalse(ImageFormat.gif.isWritable)
+        XCTAssertTrue(ImageFormat.isUnwritableImageExtension(of: "x.GIF"))
+        XCTAssertEqual(ImageFormat.sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)), .webp)
+        XCTAssertEqual(ImageFormat.sniff(Array("GIF89a".utf8)), .gif)
+        XCTAssertEqual(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypheic\0\0\0\0mif1heic".utf8)), .heic)
+        XCTAssertEqual(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypmif1\0\0\0\0mif1avif".utf8)), .avif, "an AV1 compatible brand")
+        XCTAssertNil(ImageFormat.sniff([0, 0, 0, 24] + Array("ftypisom\0\0\0\0isomavc1".utf8)), "an MP4 is not an image")
         XCTAssertNil(ImageFormat.fromExtension(of: "dir.png/file"))
     }
 
