@@ -133,7 +133,7 @@ enum Commands {
             examples: ["imgscale compare golden.png out.png",
                        "imgscale compare --threshold 0.1 --ignore 0,0,200,40 golden.png screenshot.png --diff diff.png",
                        "imgscale compare --tolerance 2 --max-pixels-differ 0.1% golden.png out.jpg --diff diff.png",
-                       "imgscale compare -j2 --threshold 0.1 goldens/ out/ --junit compare.xml --diff diffs/",
+                       "imgscale compare -j2 --threshold 0.1 goldens/ out/ --junit compare.xml --html report/",
                        "imgscale compare goldens/ out/ --update missing"],
             details: """
             Images are compared as RGBA (gray replicated, missing alpha 255), upright (EXIF
@@ -163,6 +163,7 @@ enum Commands {
                                  "overlay (default), mask (the differences alone) or expected | actual | diff"),
                       OptionSpec("json", "print each result as one JSON object"),
                       OptionSpec("junit", value: "PATH", "write JUnit XML, a test case per image"),
+                      OptionSpec("html", value: "DIR", "write DIR/index.html: a summary, and expected | actual | diff for each failure"),
                       OptionSpec("update", value: "missing|failed|all", .choice(["missing", "failed", "all"]),
                                  "copy ACTUAL over EXPECTED: new images, failing ones too, or all"),
                       OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "pairs compared at once (default: number of cores)"),

@@ -28,6 +28,8 @@ struct CompareCommand {
         var line: String
         var json: String
         var milliseconds = 0
+        /// The report's copies (expected, actual, diff), relative to the --html directory.
+        var assets: [String] = []
     }
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -66,7 +68,7 @@ struct CompareCommand {
                                      style: args.choice("diff-style", as: DiffImage.Style.self) ?? .overlay, json: args.has("json"))
         let (expected, actual) = (args.positionals[0], args.positionals[1])
         let dirs = (isDirectory(expected), isDirectory(actual))
-        for option in ["diff", "junit"] {
+        for option in ["diff", "junit", "html"] {
             if let path = args.value(option) {
                 try BatchPlanner.checkSideOutput(path, option: option, inputs: [expected, actual], outputs: [])
             }
@@ -90,6 +92,7 @@ struct CompareCommand {
             Console.out(json ? outcome.json : outcome.line)
         }
         writeJUnit([outcome])
+        writeHTML([outcome])
         switch outcome.status {
         case .match: return 0
         case .error: return 2
@@ -141,6 +144,7 @@ struct CompareCommand {
             }
         }
         writeJUnit(outcomes)
+        writeHTML(outcomes)
         let failed = outcomes.count - (counts[.match] ?? 0)
         if !json {
             Console.err("imgscale: compared \(outcomes.count): \(counts[.match] ?? 0) match, \(counts[.differ] ?? 0) differ, "
@@ -173,7 +177,8 @@ struct CompareCommand {
             let canvas = Size(width: max(e.width, a.width), height: max(e.height, a.height))
             (e, a) = (DiffImage.canvas(e, size: canvas), DiffImage.canvas(a, size: canvas))
         }
-        let d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil)
+        let html = args.value("html")
+        let d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil || html != nil)
         let matches = sameSize && limits.matches(d)
         var j = pairJSON(name, expected, actual)
         j.add("result", matches ? "match" : "differ")
@@ -212,6 +217,22 @@ struct CompareCommand {
                 outcome.status = .error
                 outcome.line = "\(FileName.display(diff)): \(ErrorText.describe(error))"
                 j.add("error", outcome.line)
+            }
+        }
+        if !matches, let html {
+            // The report shows PNG copies, so any input format displays in a browser.
+            let stem = "files/" + CompareCommand.reportName(name)
+            do {
+                var options = EncodeOptions()
+                options.compression = 1
+                for (suffix, image) in [("expected", images[0]), ("actual", images[1])] {
+                    try CompareCommand.makeDirectories(join(html, "files"))
+                    try ImageFile.write(try ImageCodec.encode(image, as: .png, options: options), to: join(html, "\(stem).\(suffix).png"))
+                }
+                try writeDiff(e, a, d, to: join(html, "\(stem).diff.png"))
+                outcome.assets = ["\(stem).expected.png", "\(stem).actual.png", "\(stem).diff.png"]
+            } catch {
+                Console.err("imgscale: --html \(FileName.display(html)): \(ErrorText.describe(error))")
             }
         }
         outcome.json = j.text
@@ -308,6 +329,58 @@ struct CompareCommand {
         } catch {
             Console.err("imgscale: --junit \(FileName.display(path)): \(ErrorText.describe(error))")
         }
+    }
+
+    /// `--html DIR`: index.html with a summary and, for each failure, the expected,
+    /// actual and diff images side by side (PNG copies in DIR/files/).
+    private func writeHTML(_ outcomes: [Outcome]) {
+        guard let dir = args.value("html") else { return }
+        var counts: [Outcome.Status: Int] = [:]
+        for o in outcomes { counts[o.status, default: 0] += 1 }
+        let failures = outcomes.filter { $0.status != .match }
+        var h = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>imgscale compare: \(failures.count) of \(outcomes.count) failed</title>
+        <style>
+        body { font: 14px system-ui, sans-serif; margin: 16px; background: #fafafa; }
+        .failure { margin: 16px 0; padding: 8px; background: #fff; border: 1px solid #ddd; }
+        .failure h2 { font-size: 15px; margin: 0 0 4px; }
+        .images { display: flex; gap: 8px; }
+        figure { margin: 0; } figcaption { color: #555; }
+        img { max-width: 380px; image-rendering: pixelated; border: 1px solid #ccc;
+              background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
+        .match { color: #070; } .fail { color: #b00; }
+        </style></head><body>
+        <h1>imgscale compare</h1>
+        <p class="\(failures.isEmpty ? "match" : "fail")">\(outcomes.count) compared: \(counts[.match] ?? 0) match,
+        \(counts[.differ] ?? 0) differ, \(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable</p>
+
+        """
+        for o in failures {
+            h += "<section class=\"failure\" id=\"\(CompareCommand.xml(CompareCommand.reportName(o.name)))\">\n"
+            h += "<h2>\(CompareCommand.xml(FileName.display(o.name))): \(o.status.rawValue)</h2>\n<p>\(CompareCommand.xml(o.line))</p>\n"
+            if !o.assets.isEmpty {
+                h += "<div class=\"images\">\n"
+                for (caption, asset) in zip(["expected", "actual", "diff"], o.assets) {
+                    h += "<figure><img src=\"\(CompareCommand.xml(asset))\" alt=\"\(caption)\"><figcaption>\(caption)</figcaption></figure>\n"
+                }
+                h += "</div>\n"
+            }
+            h += "</section>\n"
+        }
+        h += "</body></html>\n"
+        do {
+            try CompareCommand.makeDirectories(dir)
+            try ImageFile.write(Array(h.utf8), to: join(dir, "index.html"))
+        } catch {
+            Console.err("imgscale: --html \(FileName.display(dir)): \(ErrorText.describe(error))")
+        }
+    }
+
+    /// A file name for a pair's report copies: its path with anything but letters,
+    /// digits, dots and dashes made '_'.
+    static func reportName(_ name: String) -> String {
+        String(FileName.display(name).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
     }
 
     static func xml(_ s: String) -> String {

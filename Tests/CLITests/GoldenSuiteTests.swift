@@ -169,3 +169,43 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertEqual(expectedFailures, ["shot-7.png", "shot-17.png", "icons/shot-27.png"])
     }
 }
+
+/// The --html report, opened in a real headless Chromium: the page shows the summary and
+/// the first failure's expected and actual images (solid red and blue, so a screenshot
+/// can be checked pixel by pixel).
+final class HTMLReportTests: XCTestCase {
+    func testChromiumShowsTheFirstFailure() throws {
+        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("SKIPPED: chromium is not installed (scripts/install-deps --test installs it)")
+        }
+        let root = CLI.tempDir()
+        for d in ["goldens", "actual"] { try FileManager.default.createDirectory(atPath: root + "/" + d, withIntermediateDirectories: true) }
+        func solid(_ rgb: [UInt8]) -> PixelBuffer {
+            PixelBuffer(width: 200, height: 150, channels: 3, pixels: Array((0..<(200 * 150)).flatMap { _ in rgb }))
+        }
+        try ImageFile.write(try ImageCodec.encode(solid([255, 0, 0]), as: .png), to: root + "/goldens/a-button.png")
+        try ImageFile.write(try ImageCodec.encode(solid([0, 0, 255]), as: .png), to: root + "/actual/a-button.png")
+        for name in ["b-same.png", "c-same.png"] {
+            try ImageFile.write(try ImageCodec.encode(solid([90, 90, 90]), as: .png), to: root + "/goldens/" + name)
+            try ImageFile.write(try ImageCodec.encode(solid([90, 90, 90]), as: .png), to: root + "/actual/" + name)
+        }
+        let r = CLI.run(["compare", root + "/goldens", root + "/actual", "--html", root + "/report"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let html = try String(contentsOfFile: root + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("3 compared: 2 match"), html)
+        XCTAssertEqual(CLI.files(root + "/report/files"), ["a-button.png.actual.png", "a-button.png.diff.png", "a-button.png.expected.png"])
+        let shot = root + "/shot.png"
+        let run = CLI.sh("'\(chromium)' --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,800 "
+                         + "--screenshot='\(shot)' 'file://\(root)/report/index.html' >/dev/null 2>&1")
+        XCTAssertEqual(run.status, 0)
+        let screenshot = try ImageCodec.decode(try ImageFile.read(shot)).0.rgba()
+        var red = 0, blue = 0
+        for i in stride(from: 0, to: screenshot.count, by: 4) {
+            if screenshot[i] == 255 && screenshot[i + 1] == 0 && screenshot[i + 2] == 0 { red += 1 }
+            if screenshot[i] == 0 && screenshot[i + 1] == 0 && screenshot[i + 2] == 255 { blue += 1 }
+        }
+        // Both images, whole (200x150 each, less their 1-pixel borders), are on screen.
+        XCTAssertGreaterThanOrEqual(red, 198 * 148, "the expected image is shown")
+        XCTAssertGreaterThanOrEqual(blue, 198 * 148, "the actual image is shown")
+    }
+}
