@@ -21,6 +21,7 @@ struct cpng_reader {
     png_infop info;
     int channels;
     int prepared;
+    int keep16;  /* 16-bit samples kept (native byte order) instead of scaled to 8 */
     const uint8_t *data;
     size_t size;
     size_t pos;
@@ -161,7 +162,6 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, int tolerate_crc
 
     /* Samples stay as stored: no gamma, no background, as in Pillow and libvips. */
     png_set_expand(r->png);
-    png_set_scale_16(r->png);
     png_set_interlace_handling(r->png);
     /* The channels after expansion, worked out here rather than by png_read_update_info:
        that allocates row buffers for the declared width, and the caller must check the
@@ -200,9 +200,18 @@ static void prepare(cpng_reader *r) {
     if (r->prepared) {
         return;
     }
+    int sample_bytes = 1;
+    if (r->keep16 && png_get_bit_depth(r->png, r->info) == 16) {
+        /* PNG stores big-endian; the caller reads native 16-bit samples. */
+        const uint16_t probe = 1;
+        if (*(const uint8_t *)&probe == 1) png_set_swap(r->png);
+        sample_bytes = 2;
+    } else {
+        png_set_scale_16(r->png);
+    }
     png_read_update_info(r->png, r->info);
     if (png_get_channels(r->png, r->info) != r->channels ||
-        png_get_rowbytes(r->png, r->info) != (size_t)png_get_image_width(r->png, r->info) * r->channels) {
+        png_get_rowbytes(r->png, r->info) != (size_t)png_get_image_width(r->png, r->info) * r->channels * sample_bytes) {
         png_error(r->png, "unexpected row layout after expansion");
     }
     r->prepared = 1;
@@ -443,3 +452,5 @@ void cpng_free(void *p) {
 }
 
 const char *cpng_version(void) { return png_get_libpng_ver(NULL); }
+
+void cpng_reader_keep_16(cpng_reader *r) { r->keep16 = 1; }

@@ -41,6 +41,69 @@ public struct ImageDifference: Equatable, Sendable {
     /// `differingPixels` as a fraction of the compared pixels.
     public var differingRatio: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
 
+    /// Two images of `size` as 16-bit RGBA samples (`PNGCodec.decodeRGBA16`), under a
+    /// tolerance rule given in 8-bit levels and scaled by 257; differences, the mean
+    /// and the MSE are in 16-bit units and PSNR's peak is 65535. (The perceptual rule
+    /// is 8-bit by definition; use the 8-bit images for it.)
+    public init(expected16 pa: [UInt16], actual16 pb: [UInt16], size: Size, withAlpha: Bool, comparison: ImageComparison,
+                keepClasses: Bool = false) {
+        let width = size.width, n = size.width * size.height
+        precondition(pa.count == n * 4 && pb.count == n * 4, "16-bit RGBA of the given size")
+        let compared = ImageDifference.comparedMask(size: size, comparison: comparison)
+        var classes = keepClasses ? [PixelClass](repeating: .same, count: n) : []
+        let tolerance: Int
+        if case .tolerance(let t) = comparison.rule { tolerance = t * 257 } else { tolerance = 0 }
+        var differing = 0, maxDiff = 0, comparedCount = 0
+        var absSum = 0.0, sqSum = 0.0
+        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+        for i in 0..<n {
+            guard compared[i] else {
+                if keepClasses { classes[i] = .notCompared }
+                continue
+            }
+            comparedCount += 1
+            let k = i * 4
+            if pa[k + 3] == 0 && pb[k + 3] == 0 { continue }
+            var pixelMax = 0
+            for c in 0..<4 {
+                let d = abs(Int(pa[k + c]) - Int(pb[k + c]))
+                pixelMax = max(pixelMax, d)
+                absSum += Double(d)
+                if c < 3 || withAlpha { sqSum += Double(d * d) }
+            }
+            maxDiff = max(maxDiff, pixelMax)
+            guard pixelMax > tolerance else { continue }
+            differing += 1
+            if keepClasses { classes[i] = .differs }
+            let x = i % width, y = i / width
+            x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+        }
+        differingPixels = differing
+        maxDifference = maxDiff
+        pixelCount = n
+        comparedPixels = comparedCount
+        meanDifference = comparedCount == 0 ? 0 : absSum / Double(comparedCount * 4)
+        // Scaled to the 8-bit PSNR formula's peak: 10 log10(65535^2 / MSE16) = 10 log10(255^2 / (MSE16 / 257^2)).
+        mse = comparedCount == 0 ? 0 : sqSum / Double(comparedCount * (withAlpha ? 4 : 3)) / (257.0 * 257.0)
+        bounds = x1 < 0 ? nil : Rect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+        self.classes = classes
+    }
+
+    /// Which pixels are compared: not masked, not in an ignored rect.
+    static func comparedMask(size: Size, comparison: ImageComparison) -> [Bool] {
+        let width = size.width, n = size.width * size.height
+        var compared = [Bool](repeating: true, count: n)
+        if let mask = comparison.mask, mask.size == size {
+            let m = mask.rgba()
+            for i in 0..<n where m[i * 4 + 3] == 0 || (m[i * 4] == 0 && m[i * 4 + 1] == 0 && m[i * 4 + 2] == 0) { compared[i] = false }
+        }
+        for r in comparison.ignore {
+            guard let inside = r.intersection(Rect(size: size)) else { continue }
+            for y in inside.y..<inside.maxY { for x in inside.x..<inside.maxX { compared[y * width + x] = false } }
+        }
+        return compared
+    }
+
     public init(_ a: PixelBuffer, _ b: PixelBuffer, tolerance: Int = 0) {
         self.init(expected: a, actual: b, comparison: ImageComparison(rule: .tolerance(tolerance)))
     }
@@ -50,15 +113,7 @@ public struct ImageDifference: Equatable, Sendable {
         let width = a.width, height = a.height, n = width * height
         let pa = a.rgba(), pb = b.rgba()
         let withAlpha = a.channels == 2 || a.channels == 4 || b.channels == 2 || b.channels == 4
-        var compared = [Bool](repeating: true, count: n)
-        if let mask = comparison.mask, mask.size == a.size {
-            let m = mask.rgba()
-            for i in 0..<n where m[i * 4 + 3] == 0 || (m[i * 4] == 0 && m[i * 4 + 1] == 0 && m[i * 4 + 2] == 0) { compared[i] = false }
-        }
-        for r in comparison.ignore {
-            guard let inside = r.intersection(Rect(size: a.size)) else { continue }
-            for y in inside.y..<inside.maxY { for x in inside.x..<inside.maxX { compared[y * width + x] = false } }
-        }
+        let compared = ImageDifference.comparedMask(size: a.size, comparison: comparison)
         var classes = keepClasses ? [PixelClass](repeating: .same, count: n) : []
         var differing = 0, antialiased = 0, maxDiff = 0, absSum = 0, sqSum = 0, comparedCount = 0
         var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1

@@ -142,7 +142,9 @@ enum Commands {
             by more than --tolerance. --threshold T (0-1) uses pixelmatch's perceptual YIQ
             distance instead, and does not count the pixels its detector finds to be
             anti-aliasing (--antialiasing count counts them); semi-transparent pixels are
-            blended onto white first, as the PyPI pixelmatch does. --ignore rects and the black
+            blended onto white first, as the PyPI pixelmatch does. Two 16-bit PNGs are compared
+            at 16 bits under --tolerance (given in 8-bit levels, scaled by 257; differences and
+            mean then in 16-bit units). --ignore rects and the black
             or transparent pixels of a --mask PNG are not compared. PSNR is 10*log10(255^2/MSE)
             over R, G and B, and A when either image has alpha; 'inf' only when identical. Mean
             is the mean absolute difference over all RGBA samples. The summary line's format is

@@ -158,10 +158,12 @@ struct CompareCommand {
     private func compare(name: String, expected: String, actual: String, diff: String?) -> Outcome {
         let t0 = Console.now()
         var images: [PixelBuffer] = []
+        var files: [[UInt8]] = []
         for path in [expected, actual] {
             do {
                 let data = try ImageFile.readImage(path, limit: decode.maxMemory)
                 images.append(try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: autoOrient).0)
+                files.append(data)
             } catch {
                 let reason = "\(FileName.display(path)): \(ErrorText.describe(error))"
                 var j = pairJSON(name, expected, actual)
@@ -178,7 +180,18 @@ struct CompareCommand {
             (e, a) = (DiffImage.canvas(e, size: canvas), DiffImage.canvas(a, size: canvas))
         }
         let html = args.value("html")
-        let d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil || html != nil)
+        var d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil || html != nil)
+        // Two 16-bit PNGs under the tolerance rule are compared at 16 bits (a difference
+        // an 8-bit reduction would round away still counts).
+        var depth = 8
+        if sameSize, case .tolerance = comparison.rule,
+           let (_, e16) = try? PNGCodec.decodeRGBA16(files[0], options: decode),
+           let (_, a16) = try? PNGCodec.decodeRGBA16(files[1], options: decode) {
+            let alpha = [images[0], images[1]].contains { $0.channels == 2 || $0.channels == 4 }
+            d = ImageDifference(expected16: e16, actual16: a16, size: e.size, withAlpha: alpha, comparison: comparison,
+                                keepClasses: diff != nil || html != nil)
+            depth = 16
+        }
         let matches = sameSize && limits.matches(d)
         var j = pairJSON(name, expected, actual)
         j.add("result", matches ? "match" : "differ")
@@ -196,6 +209,7 @@ struct CompareCommand {
         j.add("max_difference", d.maxDifference)
         j.add("mean", raw: "\(d.meanDifference)")
         j.add("psnr", raw: d.psnr.isInfinite ? "\"inf\"" : "\(d.psnr)")
+        j.add("bit_depth", depth)
         j.add("limits", raw: limitsJSON())
         var line: String
         if !sameSize {
@@ -207,6 +221,7 @@ struct CompareCommand {
                 line += ", \(d.antialiasedPixels) anti-aliased \(counted ? "counted" : "ignored")"
             }
             line += ", max difference \(d.maxDifference), mean \(format(d.meanDifference, digits: 3)), PSNR \(psnr) dB"
+            if depth == 16 { line += " (16-bit)" }
         }
         var outcome = Outcome(name: name, expected: expected, actual: actual, status: matches ? .match : .differ, line: line, json: "")
         if !matches, let diff {

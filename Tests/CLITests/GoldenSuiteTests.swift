@@ -209,3 +209,54 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(blue, 198 * 148, "the actual image is shown")
     }
 }
+
+/// compare at 16 bits, and upright.
+final class CompareDepthAndOrientationTests: XCTestCase {
+    /// A 16-bit RGB PNG written by hand (zlib through Foundation is not available, so
+    /// stored deflate blocks).
+    static func png16(_ width: Int, _ height: Int, _ sample: (Int, Int, Int) -> UInt16) -> Data {
+        var raw: [UInt8] = []
+        for y in 0..<height {
+            raw.append(0)
+            for x in 0..<width { for c in 0..<3 { let v = sample(x, y, c); raw += [UInt8(v >> 8), UInt8(v & 0xFF)] } }
+        }
+        let ihdr = Crafted.be32(UInt32(width)) + Crafted.be32(UInt32(height)) + [16, 2, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Crafted.chunk("IHDR", ihdr)
+                    + Crafted.chunk("IDAT", Crafted.zlibStored(raw)) + Crafted.chunk("IEND", []))
+    }
+
+    func testSixteenBitPNGsAreComparedAtSixteenBits() throws {
+        let dir = CLI.tempDir()
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/a.png", contents: Self.png16(30, 20) { _, _, _ in 30000 }))
+        // One sample one 16-bit level off: an 8-bit reduction would hide it.
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/b.png", contents: Self.png16(30, 20) { x, y, c in
+            x == 5 && y == 5 && c == 0 ? 30001 : 30000 }))
+        let r = CLI.run(["compare", dir + "/a.png", dir + "/b.png"])
+        XCTAssertEqual(r.status, 1, r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("differ: 1 pixels, max difference 1,") && r.stdout.contains("(16-bit)"), r.stdout)
+        // --tolerance stays in 8-bit levels: 1 level is 257 at 16 bits.
+        XCTAssertEqual(CLI.run(["compare", "--tolerance", "1", dir + "/a.png", dir + "/b.png"]).status, 0)
+        let json = CLI.run(["compare", "--json", dir + "/a.png", dir + "/b.png"]).stdout
+        XCTAssertTrue(json.contains(#""bit_depth":16"#), json)
+    }
+
+    func testImagesAreComparedUpright() throws {
+        let dir = CLI.tempDir()
+        let made = CLI.sh("""
+            python3 -c "
+            from PIL import Image
+            im = Image.open('\(CLI.testImages)/scene-640x427.jpg')
+            exif = Image.Exif(); exif[274] = 6
+            im.save('o6.jpg', exif=exif, quality=90)
+            "
+            """, cwd: dir)
+        try XCTSkipIf(made.stderr.contains("No module named"), "SKIPPED: Pillow is not installed")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let jpeg = dir + "/o6.jpg"
+        XCTAssertEqual(CLI.run(["convert", jpeg, "-o", dir + "/upright.png"]).status, 0)
+        XCTAssertEqual(CLI.run(["compare", jpeg, dir + "/upright.png"]).status, 0, "EXIF orientation applied before comparing")
+        let stored = CLI.run(["compare", "--no-auto-orient", jpeg, dir + "/upright.png"])
+        XCTAssertEqual(stored.status, 1)
+        XCTAssertTrue(stored.stdout.hasPrefix("differ: size"), stored.stdout)
+    }
+}

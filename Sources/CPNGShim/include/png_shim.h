@@ -79,4 +79,8 @@ void cpng_free(void *p);
 /* The linked library's version, for `imgscale --version`. */
 const char *cpng_version(void);
 
+/* Before the first read: a 16-bit image's samples stay 16-bit (native byte order,
+   2 bytes each; stride must allow for them) instead of being scaled to 8. */
+void cpng_reader_keep_16(cpng_reader *reader);
+
 #endif
