@@ -24,4 +24,12 @@ public struct EncodeOptions: Sendable {
     public var xmp: [UInt8]? = nil
 
     public init() {}
+
+    /// The ICC, EXIF and XMP blocks as buffers (empty when absent), for a C encoder.
+    func withMetadata<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let icc = iccProfile ?? [], exif = exif ?? [], xmp = xmp ?? []
+        return try icc.withUnsafeBufferPointer { i in
+            try exif.withUnsafeBufferPointer { e in try xmp.withUnsafeBufferPointer { x in try body(i, e, x) } }
+        }
+    }
 }

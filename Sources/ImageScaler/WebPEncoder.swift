@@ -24,17 +24,12 @@ final class WebPEncoder: RowEncoder {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         var message = ShimMessage()
-        let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
         let (width, height, channels) = (collector.width, collector.height, collector.channels)
         let status = collector.pixels.withUnsafeBufferPointer { p in
-            icc.withUnsafeBufferPointer { i in
-                exif.withUnsafeBufferPointer { e in
-                    xmp.withUnsafeBufferPointer { x in
-                        message.with {
-                            cwebp_encode(p.baseAddress, UInt32(width), UInt32(height), Int32(channels), width * channels, &settings,
-                                         i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, &out, &size, $0, $1)
-                        }
-                    }
+            options.withMetadata { i, e, x in
+                message.with {
+                    cwebp_encode(p.baseAddress, UInt32(width), UInt32(height), Int32(channels), width * channels, &settings,
+                                 i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, &out, &size, $0, $1)
                 }
             }
         }

@@ -1,10 +1,11 @@
 import ImageScaler
 
-/// libFuzzer target: the gif decode path end to end (header, whole decode, a thumbnail
-/// through the pipeline, damage tolerated). Bad input must only ever throw, within the
-/// memory budget.
+/// libFuzzer target for the formats read through a whole-frame decoder (WebP, GIF, HEIC
+/// and AVIF; scripts/fuzz webp|gif|heif seeds it with that format): sniffing, header,
+/// whole decode, a thumbnail through the pipeline, damage tolerated. Bad input must only
+/// ever throw, within the memory budget.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz_gif(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+public func fuzzFormats(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
     // A small pixel limit keeps the fuzzer on parsing, not on allocating big buffers.
     var options = DecodeOptions(maxPixels: 1 << 20)
