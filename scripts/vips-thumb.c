@@ -5,6 +5,7 @@
  *   vips-thumb WxH OUT INPUT            one thumbnail, centre crop, to OUT (e.g. a.jpg[Q=85])
  *   vips-thumb WxH -d DIR INPUT...      each INPUT to DIR/<basename>[Q=85], as vipsthumbnail -o does
  *   vips-thumb Wx OUT INPUT             fit to width W (no crop)
+ *   vips-thumb copy OUT INPUT           decode and re-encode whole (OUT may carry options: a.png[filter=all])
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 typedef struct _VipsImage VipsImage;
 int vips_init(const char *argv0);
 int vips_thumbnail(const char *filename, VipsImage **out, int width, ...);
+VipsImage *vips_image_new_from_file(const char *name, ...);
 int vips_image_write_to_file(VipsImage *image, const char *name, ...);
 const char *vips_error_buffer(void);
 void g_object_unref(void *object);
@@ -36,6 +38,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (vips_init(argv[0])) return 1;
+    if (strcmp(argv[1], "copy") == 0) {
+        VipsImage *image = vips_image_new_from_file(argv[3], NULL);
+        int failed = !image || vips_image_write_to_file(image, argv[2], NULL);
+        if (image) g_object_unref(image);
+        if (failed) fprintf(stderr, "vips-thumb: %s: %s", argv[3], vips_error_buffer());
+        return failed;
+    }
     int w = atoi(argv[1]);
     const char *x = strchr(argv[1], 'x');
     int h = x && x[1] ? atoi(x + 1) : 0;
