@@ -66,7 +66,8 @@ public enum PNGCodec {
     /// The streaming form of `decode`: rows are handed over 16 at a time, so a
     /// non-interlaced image is never held whole. Adam7 interlacing needs every pass
     /// before any row is final, so those images are decoded whole and then handed over.
-    static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(),
+    /// `slow` keeps to libpng (how the fast path's failures get libpng's message).
+    static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(), slow: Bool = false,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try withReader(data, tolerateCRC: options.failOn.tolerates(.error)) { reader, raw, message in
             var info = makeInfo(raw)
@@ -102,6 +103,14 @@ public enum PNGCodec {
             // 67 million pixels wide would be a gigabyte.
             let chunkRows = max(1, min(height, stride <= 1 << 14 ? (1 << 18) / stride : (1 << 20) / stride))
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
+            // The strict default on a plain 8-bit file: ISA-L inflates and we unfilter
+            // (libpng's inflate is zlib's, about half the speed). Any damage is then
+            // reported in libpng's own words, by decoding with it.
+            if options.failOn == .warning, !slow,
+               try decodeFast(data, height: height, stride: stride, chunkRows: chunkRows, chunk: &chunk, rows: rows) {
+                try checkWarnings(reader, options, &info)
+                return info
+            }
             var row = 0
             var damaged = false
             while row < height {
@@ -130,6 +139,38 @@ public enum PNGCodec {
             try checkWarnings(reader, options, &info)
             return info
         }
+    }
+
+    /// Rows through the fast path (`cpng_fast`); false when the file is not one it takes
+    /// (nothing delivered yet). Damage found on the way throws libpng's error for it.
+    private static func decodeFast(_ data: [UInt8], height: Int, stride: Int, chunkRows: Int, chunk: inout [UInt8],
+                                   rows: (RowChunk) throws -> Void) throws -> Bool {
+        try data.withUnsafeBufferPointer { d in
+            guard let fast = cpng_fast_open(d.baseAddress, d.count) else { return false }
+            defer { cpng_fast_close(fast) }
+            var row = 0
+            while row < height {
+                let count = min(chunkRows, height - row)
+                let status = chunk.withUnsafeMutableBufferPointer { cpng_fast_read_rows(fast, $0.baseAddress, stride, UInt32(count)) }
+                guard status == 0 else { throw libpngError(data) }
+                try chunk.withUnsafeBufferPointer {
+                    try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
+                }
+                row += count
+            }
+            guard cpng_fast_finish(fast) == 0 else { throw libpngError(data) }
+            return true
+        }
+    }
+
+    /// What libpng says of a file the fast path found damaged: its strict decode's error.
+    private static func libpngError(_ data: [UInt8]) -> Error {
+        do {
+            _ = try decodeRows(data, options: DecodeOptions(maxPixels: 0), slow: true, begin: { _ in }, rows: { _ in })
+        } catch {
+            return error
+        }
+        return DecodeError.png("damaged image data")
     }
 
     /// libpng's warnings fail the decode under `FailOn.warning`, else are reported.

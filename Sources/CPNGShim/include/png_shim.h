@@ -83,4 +83,14 @@ const char *cpng_version(void);
    2 bytes each; stride must allow for them) instead of being scaled to 8. */
 void cpng_reader_keep_16(cpng_reader *reader);
 
+/* The fast path (png_fast.c): 8-bit gray, gray+alpha, RGB or RGBA, not interlaced, no
+   tRNS, every CRC right. NULL for any other file: decode it with the reader above.
+   read_rows returns 0, or -1 on any damage (decode with libpng then, for its message);
+   finish checks that the compressed stream ends where the image does. */
+typedef struct cpng_fast cpng_fast;
+cpng_fast *cpng_fast_open(const uint8_t *data, size_t size);
+int cpng_fast_read_rows(cpng_fast *fast, uint8_t *pixels, size_t stride, uint32_t rows);
+int cpng_fast_finish(cpng_fast *fast);
+void cpng_fast_close(cpng_fast *fast);
+
 #endif

@@ -1,0 +1,174 @@
+#include "png_shim.h"
+
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The fast path for the commonest PNGs: 8-bit gray, gray+alpha, RGB or RGBA, not
+   interlaced, no tRNS. Every chunk's CRC is checked up front; the IDAT stream is
+   inflated by ISA-L straight from the chunks, a row at a time (no whole-image buffer),
+   and unfiltered here. Anything else, and any error, is left to libpng. */
+struct cpng_fast {
+    const uint8_t *data;
+    size_t size;
+    size_t next_idat;      /* offset of the next IDAT chunk header to feed */
+    uint32_t width, height, channels;
+    size_t rowbytes;
+    uint8_t *row;          /* filter byte + the raw row being filled */
+    uint8_t *prev;         /* the previous unfiltered row (zeros before the first) */
+    size_t filled;
+    uint32_t rows_done;
+    struct inflate_state state;
+};
+
+static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+cpng_fast *cpng_fast_open(const uint8_t *data, size_t size) {
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (size < 8 + 25 + 12 || memcmp(data, sig, 8) != 0) return NULL;
+    const uint8_t *ihdr = data + 8;
+    if (be32(ihdr) != 13 || memcmp(ihdr + 4, "IHDR", 4) != 0) return NULL;
+    uint32_t width = be32(ihdr + 8), height = be32(ihdr + 12);
+    int depth = ihdr[16], type = ihdr[17];
+    if (depth != 8 || ihdr[18] != 0 || ihdr[19] != 0 || ihdr[20] != 0 || width == 0 || height == 0) return NULL;
+    uint32_t channels = type == 0 ? 1 : type == 2 ? 3 : type == 4 ? 2 : type == 6 ? 4 : 0;
+    if (!channels) return NULL;
+    /* Every chunk whole, its CRC right, IDATs together, IEND last, nothing libpng would
+       treat differently (tRNS, an unknown critical chunk). */
+    size_t at = 8, first_idat = 0;
+    int idat_state = 0; /* 0 before, 1 inside, 2 after */
+    int ended = 0;
+    while (at + 12 <= size) {
+        uint32_t len = be32(data + at);
+        if (len > 0x7fffffffu || len > size - at - 12) return NULL;
+        const uint8_t *type_bytes = data + at + 4;
+        uint32_t crc = be32(data + at + 8 + len);
+        if (crc32_gzip_refl(0, (unsigned char *)type_bytes, 4 + (uint64_t)len) != crc) return NULL;
+        int idat = memcmp(type_bytes, "IDAT", 4) == 0;
+        if (idat) {
+            if (idat_state == 2) return NULL;
+            if (idat_state == 0) first_idat = at;
+            idat_state = 1;
+        } else if (idat_state == 1) {
+            idat_state = 2;
+        }
+        if (memcmp(type_bytes, "tRNS", 4) == 0) return NULL;
+        int critical = !(type_bytes[0] & 0x20);
+        if (critical && !idat && memcmp(type_bytes, "IHDR", 4) && memcmp(type_bytes, "PLTE", 4) && memcmp(type_bytes, "IEND", 4)) return NULL;
+        at += 12 + (size_t)len;
+        if (memcmp(type_bytes, "IEND", 4) == 0) {
+            ended = len == 0;
+            break;
+        }
+    }
+    if (!ended || idat_state == 0) return NULL;
+    cpng_fast *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    f->data = data;
+    f->size = size;
+    f->next_idat = first_idat;
+    f->width = width;
+    f->height = height;
+    f->channels = channels;
+    f->rowbytes = (size_t)width * channels;
+    f->row = malloc(f->rowbytes + 1);
+    f->prev = calloc(f->rowbytes, 1);
+    if (!f->row || !f->prev) {
+        cpng_fast_close(f);
+        return NULL;
+    }
+    isal_inflate_init(&f->state);
+    f->state.crc_flag = ISAL_ZLIB;
+    return f;
+}
+
+void cpng_fast_close(cpng_fast *f) {
+    if (!f) return;
+    free(f->row);
+    free(f->prev);
+    free(f);
+}
+
+/* Points the inflater at the next IDAT chunk's data; 0 when there is none. */
+static int feed(cpng_fast *f) {
+    while (f->next_idat + 12 <= f->size && memcmp(f->data + f->next_idat + 4, "IDAT", 4) == 0) {
+        uint32_t len = be32(f->data + f->next_idat);
+        f->state.next_in = (uint8_t *)f->data + f->next_idat + 8;
+        f->state.avail_in = len;
+        f->next_idat += 12 + (size_t)len;
+        if (len > 0) return 1;
+    }
+    return 0;
+}
+
+static void unfilter(uint8_t *out, const uint8_t *raw, const uint8_t *prev, size_t n, size_t bpp, int filter) {
+    switch (filter) {
+    case 0:
+        memcpy(out, raw, n);
+        break;
+    case 1:
+        for (size_t i = 0; i < bpp && i < n; i++) out[i] = raw[i];
+        for (size_t i = bpp; i < n; i++) out[i] = (uint8_t)(raw[i] + out[i - bpp]);
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(raw[i] + prev[i]);
+        break;
+    case 3:
+        for (size_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + (prev[i] >> 1));
+        for (size_t i = bpp; i < n; i++) out[i] = (uint8_t)(raw[i] + ((out[i - bpp] + prev[i]) >> 1));
+        break;
+    default: /* 4, Paeth: the neighbour nearest to a + b - c, ties to a, then b */
+        for (size_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + prev[i]);
+        for (size_t i = bpp; i < n; i++) {
+            int a = out[i - bpp], b = prev[i], c = prev[i - bpp];
+            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+            int p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+            out[i] = (uint8_t)(raw[i] + p);
+        }
+        break;
+    }
+}
+
+int cpng_fast_read_rows(cpng_fast *f, uint8_t *pixels, size_t stride, uint32_t rows) {
+    for (uint32_t r = 0; r < rows; r++) {
+        if (f->rows_done >= f->height) return -1;
+        while (f->filled < f->rowbytes + 1) {
+            /* ISA-L may hold decoded bytes back when the row was full: it is called
+               again even with no input left, and only no progress at all is an error. */
+            int fed = f->state.avail_in == 0 && f->state.block_state != ISAL_BLOCK_FINISH ? feed(f) : 0;
+            uint32_t in_before = f->state.avail_in;
+            f->state.next_out = f->row + f->filled;
+            f->state.avail_out = (uint32_t)(f->rowbytes + 1 - f->filled);
+            int status = isal_inflate(&f->state);
+            if (status != ISAL_DECOMP_OK) return -1;
+            size_t got = f->rowbytes + 1 - f->state.avail_out - f->filled;
+            f->filled += got;
+            if (got == 0 && f->state.avail_in == in_before && !fed) return -1;
+        }
+        if (f->row[0] > 4) return -1;
+        uint8_t *out = pixels + (size_t)r * stride;
+        unfilter(out, f->row + 1, f->prev, f->rowbytes, f->channels, f->row[0]);
+        memcpy(f->prev, out, f->rowbytes);
+        f->filled = 0;
+        f->rows_done++;
+    }
+    return 0;
+}
+
+int cpng_fast_finish(cpng_fast *f) {
+    if (f->rows_done != f->height) return -1;
+    /* The stream must end, checksum verified, with no data left over (libpng warns on
+       extra compressed data, which the strict default fails on). */
+    uint8_t spare[16];
+    while (f->state.block_state != ISAL_BLOCK_FINISH) {
+        int fed = f->state.avail_in == 0 ? feed(f) : 0;
+        uint32_t in_before = f->state.avail_in;
+        f->state.next_out = spare;
+        f->state.avail_out = sizeof spare;
+        if (isal_inflate(&f->state) != ISAL_DECOMP_OK || f->state.avail_out != sizeof spare) return -1;
+        if (f->state.block_state != ISAL_BLOCK_FINISH && f->state.avail_in == in_before && !fed) return -1;
+    }
+    if (f->state.avail_in != 0 || feed(f)) return -1;
+    return 0;
+}
