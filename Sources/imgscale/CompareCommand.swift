@@ -422,8 +422,8 @@ struct CompareCommand {
         return FileName.withCString(path, { stat($0, &st) }) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Relative paths of the image files under `dir` (by extension), recursively, sorted;
-    /// hidden entries are skipped.
+    /// Relative paths of the regular image files under `dir` (by extension), recursively,
+    /// sorted; hidden entries are skipped.
     static func images(under dir: String) -> [String] {
         var found: [String] = []
         func walk(_ relative: String) {
@@ -434,9 +434,13 @@ struct CompareCommand {
                 let name = withUnsafeBytes(of: e.pointee.d_name) { FileName.decode(Array($0.prefix { $0 != 0 })) }
                 if name.hasPrefix(".") { continue }
                 let rel = relative.isEmpty ? name : relative + "/" + name
-                if isDirectory(dir + "/" + rel) {
+                var st = stat()
+                guard FileName.withCString(dir + "/" + rel, { stat($0, &st) }) == 0 else { continue }
+                if (st.st_mode & S_IFMT) == S_IFDIR {
                     walk(rel)
-                } else if ImageFormat.fromExtension(of: name) != nil {
+                } else if (st.st_mode & S_IFMT) == S_IFREG && ImageFormat.fromExtension(of: name) != nil {
+                    // Regular files only: a FIFO or device named like an image would
+                    // block the read (or --update's copy) forever.
                     found.append(rel)
                 }
             }

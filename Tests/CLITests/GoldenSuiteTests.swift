@@ -167,6 +167,11 @@ final class GoldenSuiteTests: XCTestCase {
         try FileManager.default.removeItem(atPath: goldens + "/shot-29.png")
         XCTAssertEqual(CLI.run(["compare", goldens, actual]).status, 0)
         XCTAssertEqual(expectedFailures, ["shot-7.png", "shot-17.png", "icons/shot-27.png"])
+        // A FIFO named like an image is not an image to compare or copy: no hang.
+        XCTAssertEqual(CLI.sh("mkfifo '\(actual)/pipe.png'").status, 0)
+        let fifo = CLI.sh("timeout 20 '\(CLI.binary)' compare '\(goldens)' '\(actual)' --update missing")
+        XCTAssertEqual(fifo.status, 0, fifo.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: goldens + "/pipe.png"))
     }
 }
 

@@ -72,7 +72,7 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(complete(["imgscale", "compare", "--diff-st"]), "--diff-style")
         // File names where an input goes.
         let dir = CLI.tempDir()
-        FileManager.default.createFile(atPath: dir + "/photo-1.jpg", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/photo-1.jpg", contents: Data()))
         XCTAssertEqual(complete(["imgscale", "fill", dir + "/pho"]), dir + "/photo-1.jpg")
         for (shell, file) in [("zsh", "/share/zsh/site-functions/_imgscale"), ("fish", "/share/fish/vendor_completions.d/imgscale.fish")]
         where FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") {
