@@ -217,6 +217,21 @@ public enum ImageFile {
         }
     }
 
+    /// Creates `path` and any missing parents, like `mkdir -p`; an existing directory is
+    /// fine, an existing file of another kind is an error naming it.
+    public static func makeDirectory(_ path: String) throws {
+        guard !path.isEmpty else { return }
+        var st = stat()
+        if FileName.withCString(path, { stat($0, &st) }) == 0 {
+            if (st.st_mode & S_IFMT) != S_IFDIR { throw FileError.write("not a directory", path: path) }
+            return
+        }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectory(String(path[..<slash])) }
+        if FileName.withCString(path, { mkdir($0, 0o777) }) != 0 && errno != EEXIST {
+            throw FileError.write("cannot create directory: \(errnoText())", path: path)
+        }
+    }
+
     /// The directory part (with its trailing slash, "./" when none) and the last name.
     package static func split(_ path: String) -> (dir: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("./", path) }

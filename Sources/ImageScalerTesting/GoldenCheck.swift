@@ -33,7 +33,7 @@ public enum GoldenCheck: Equatable, Sendable {
         }
         guard let expected = golden else {
             do {
-                try makeDirectories(dir)
+                try ImageFile.makeDirectory(dir)
                 try ImageFile.write(try ImageCodec.encode(image, as: .png), to: path)
                 return .recorded(path: path)
             } catch {
@@ -49,7 +49,7 @@ public enum GoldenCheck: Equatable, Sendable {
         var message = sameSize ? "\(d.differingPixels) pixels differ (max difference \(d.maxDifference), PSNR "
             + (d.psnr.isInfinite ? "inf" : "\(Int(d.psnr * 100) / 100)") + " dB)" : "size \(image.size) vs golden \(expected.size)"
         do {
-            try makeDirectories(failures)
+            try ImageFile.makeDirectory(failures)
             try ImageFile.write(try ImageCodec.encode(image, as: .png), to: failures + "/\(name).png")
             try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: e, actual: a, difference: d, style: .sideBySide), as: .png),
                                 to: failures + "/\(name).diff.png")
@@ -63,14 +63,5 @@ public enum GoldenCheck: Equatable, Sendable {
     static func goldensDirectory(beside file: String) -> String {
         let dir = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
         return dir + "/__Goldens__"
-    }
-
-    static func makeDirectories(_ path: String) throws {
-        var st = stat()
-        if stat(path, &st) == 0 { return }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
-        if mkdir(path, 0o777) != 0 && errno != EEXIST {
-            throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: path)
-        }
     }
 }

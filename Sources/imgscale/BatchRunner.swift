@@ -96,15 +96,6 @@ final class BatchRunner: Sendable {
 
     private func makeParent(of path: String) throws {
         guard path != "-", let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let dir = String(path[..<slash])
-        var st = stat()
-        if FileName.withCString(dir, { stat($0, &st) }) == 0 {
-            if (st.st_mode & S_IFMT) != S_IFDIR { throw FileError.write("not a directory", path: dir) }
-            return
-        }
-        try makeParent(of: dir)
-        if FileName.withCString(dir, { mkdir($0, 0o777) }) != 0 && errno != EEXIST {
-            throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: dir)
-        }
+        try ImageFile.makeDirectory(String(path[..<slash]))
     }
 }

@@ -241,7 +241,7 @@ struct CompareCommand {
                 var options = EncodeOptions()
                 options.compression = 1
                 for (suffix, image) in [("expected", images[0]), ("actual", images[1])] {
-                    try CompareCommand.makeDirectories(join(html, "files"))
+                    try ImageFile.makeDirectory(join(html, "files"))
                     try ImageFile.write(try ImageCodec.encode(image, as: .png, options: options), to: join(html, "\(stem).\(suffix).png"))
                 }
                 try writeDiff(e, a, d, to: join(html, "\(stem).diff.png"))
@@ -260,7 +260,7 @@ struct CompareCommand {
         var options = EncodeOptions()
         // zlib level 1: a 12 MP diff is for looking at, not for keeping small.
         options.compression = 1
-        if let slash = path.lastIndex(of: "/") { try CompareCommand.makeDirectories(String(path[..<slash])) }
+        if let slash = path.lastIndex(of: "/") { try ImageFile.makeDirectory(String(path[..<slash])) }
         try ImageFile.write(try ImageCodec.encode(picture, as: .png, options: options), to: path)
     }
 
@@ -276,7 +276,7 @@ struct CompareCommand {
     private func update(_ outcome: Outcome) -> Outcome {
         var o = outcome
         do {
-            if let slash = o.expected.lastIndex(of: "/") { try CompareCommand.makeDirectories(String(o.expected[..<slash])) }
+            if let slash = o.expected.lastIndex(of: "/") { try ImageFile.makeDirectory(String(o.expected[..<slash])) }
             try ImageFile.write(try ImageFile.read(o.actual, limit: decode.maxMemory), to: o.expected)
             Console.err("imgscale: updated \(FileName.display(o.expected)) from \(FileName.display(o.actual)) (was \(o.status.rawValue))")
             o.status = .match
@@ -385,7 +385,7 @@ struct CompareCommand {
         }
         h += "</body></html>\n"
         do {
-            try CompareCommand.makeDirectories(dir)
+            try ImageFile.makeDirectory(dir)
             try ImageFile.write(Array(h.utf8), to: join(dir, "index.html"))
         } catch {
             Console.err("imgscale: --html \(FileName.display(dir)): \(ErrorText.describe(error))")
@@ -447,13 +447,5 @@ struct CompareCommand {
         }
         walk("")
         return found.sorted()
-    }
-
-    static func makeDirectories(_ path: String) throws {
-        guard !path.isEmpty, !isDirectory(path) else { return }
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try makeDirectories(String(path[..<slash])) }
-        if FileName.withCString(path, { mkdir($0, 0o777) }) != 0 && errno != EEXIST {
-            throw FileError.write("cannot create directory: \(String(cString: strerror(errno)))", path: path)
-        }
     }
 }
