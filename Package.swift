@@ -9,7 +9,7 @@ let package = Package(
         .executable(name: "imgscale", targets: ["imgscale"]),
     ],
     targets: [
-        .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("isal")]),
+        .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
         .target(name: "CHEIFShim", linkerSettings: [.linkedLibrary("heif")]),

@@ -1,4 +1,5 @@
 #include "png_shim.h"
+#include "png_idat.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -316,15 +317,18 @@ static void shim_flush_fn(png_structp png) {
     (void)png;
 }
 
+/* libpng writes the header chunks; the image data is png_idat.c's (see there why). */
 struct cpng_writer {
     png_structp png;
     png_infop info;
     shim_sink sink;
     char *xmp;
+    cpng_idat *idat;
 };
 
 static void writer_destroy(cpng_writer *w) {
     png_destroy_write_struct(&w->png, &w->info);
+    cpng_idat_close(w->idat);
     free(w->xmp);
     free(w->sink.bytes);
     free(w);
@@ -414,30 +418,30 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         png_set_text(w->png, w->info, &text, 1);
     }
     png_write_info(w->png, w->info);
+    int palette = metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256;
+    w->idat = cpng_idat_open(width, palette ? 1 : channels, compression_level, !palette,
+                             w->sink.bytes, w->sink.size, w->sink.capacity);
+    if (!w->idat) {
+        png_error(w->png, "out of memory");
+    }
+    w->sink.bytes = NULL;
     return w;
 }
 
 int cpng_writer_write_rows(cpng_writer *w, const uint8_t *pixels, size_t stride, uint32_t rows,
                            char *err, size_t err_size) {
-    if (setjmp(png_jmpbuf(w->png))) {
-        copy_message(err, err_size, w->sink.error.message);
+    if (cpng_idat_write_rows(w->idat, pixels, stride, rows)) {
+        copy_message(err, err_size, "out of memory or zlib error writing the image data");
         return -1;
-    }
-    for (uint32_t y = 0; y < rows; y++) {
-        png_write_row(w->png, pixels + (size_t)y * stride);
     }
     return 0;
 }
 
 int cpng_writer_finish(cpng_writer *w, uint8_t **out, size_t *out_size, char *err, size_t err_size) {
-    if (setjmp(png_jmpbuf(w->png))) {
-        copy_message(err, err_size, w->sink.error.message);
+    if (cpng_idat_finish(w->idat, out, out_size)) {
+        copy_message(err, err_size, "out of memory or zlib error writing the image data");
         return -1;
     }
-    png_write_end(w->png, NULL);
-    *out = w->sink.bytes;
-    *out_size = w->sink.size;
-    w->sink.bytes = NULL;
     return 0;
 }
 

@@ -3,19 +3,22 @@
 /// are the image's either way, so the bytes are the same), then its stages and its
 /// encoder. On the stream path rows are encoded as soon as they are resampled; on the
 /// held path the small result is turned upright, letterboxed, flattened or stripped of
-/// opaque alpha, and encoded at `finish`. Used by one thread at a time.
+/// opaque alpha, and encoded at `finish`. A streamed convert has no resampler: the
+/// decoded rows (the whole image, in order) go to the encoder as they come. Used by
+/// one thread at a time.
 final class OutputSink {
     let plan: RenderPlan
-    private let resample: RenderPlan.Resample
+    private let resample: RenderPlan.Resample?
     private let format: ImageFormat
     private let flattenOnto: RGBColor?
     private let encoding: (Int) -> EncodeOptions
     private var resampler: RowResampler?
     private var writer: ResampledRowWriter?
+    private var copier: (encoder: any RowEncoder, rows: Int)?
 
     /// `encoding(channels)` gives the encoder's options for a result of that many
     /// channels; `flattenOnto` composites alpha onto that colour first.
-    init(plan: RenderPlan, resample: RenderPlan.Resample, format: ImageFormat, flattenOnto: RGBColor?,
+    init(plan: RenderPlan, resample: RenderPlan.Resample?, format: ImageFormat, flattenOnto: RGBColor?,
          encoding: @escaping (Int) -> EncodeOptions) {
         self.plan = plan
         self.resample = resample
@@ -24,7 +27,12 @@ final class OutputSink {
         self.encoding = encoding
     }
 
-    func begin(_ region: DecodedRegion) {
+    func begin(_ region: DecodedRegion) throws {
+        guard let resample else {
+            copier = (try format.encoder(width: plan.target.width, height: plan.target.height, channels: region.channels,
+                                         options: encoding(region.channels)), 0)
+            return
+        }
         let r = RowResampler(region: region.rect, channels: region.channels, rect: resample.sampling,
                              target: resample.storedTarget, filter: resample.filter)
         resampler = r
@@ -35,6 +43,11 @@ final class OutputSink {
     }
 
     func add(_ chunk: RowChunk) throws {
+        if let (encoder, rows) = copier {
+            try encoder.write(chunk.pixels, count: chunk.count, bytesPerRow: chunk.bytesPerRow)
+            copier!.rows = rows + chunk.count
+            return
+        }
         guard let resampler else { return }
         resampler.add(chunk)
         try writer?.drain(resampler)
@@ -42,7 +55,11 @@ final class OutputSink {
 
     /// The encoded output; every row of the region must have been added.
     func finish(info: ImageInfo) throws -> RenderResult {
-        guard let resampler else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
+        if let (encoder, rows) = copier {
+            guard rows == plan.target.height else { throw EncodeError.incomplete(rows: rows, of: plan.target.height) }
+            return RenderResult(bytes: try encoder.finish(), size: plan.target, info: info, decodeScale: 1)
+        }
+        guard let resample, let resampler else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
         if let writer { return RenderResult(bytes: try writer.finish(), size: plan.target, info: info, decodeScale: resample.shrink) }
         let image = plan.operation.padded(Orienter.upright(resampler.finish(), plan.orientation))
         let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()

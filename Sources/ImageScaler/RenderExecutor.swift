@@ -39,15 +39,20 @@ struct RenderExecutor: Sendable {
     }
 
     /// The decodes the resampling plans need: one per distinct shrink factor, smallest
-    /// factor (the most work) first. Plans without resampling decode on their own.
+    /// factor (the most work) first. A streamed convert joins the full-size pass over
+    /// the whole image; other plans without resampling decode on their own.
     static func passes(_ plans: [RenderPlan]) -> [Pass] {
         var byShrink: [Int: [Int]] = [:]
         for (i, plan) in plans.enumerated() {
-            if let r = plan.resample { byShrink[r.shrink, default: []].append(i) }
+            if let r = plan.resample {
+                byShrink[r.shrink, default: []].append(i)
+            } else if plan.path == .stream {
+                byShrink[1, default: []].append(i)
+            }
         }
         return byShrink.keys.sorted().map { shrink in
             let members = byShrink[shrink]!
-            let windows = members.map { plans[$0].resample!.window }
+            let windows = members.map { plans[$0].resample?.window }
             var union: Rect? = nil
             if windows.allSatisfy({ $0 != nil }) {
                 let w = windows.map { $0! }
@@ -72,7 +77,7 @@ struct RenderExecutor: Sendable {
     func render(_ outputs: [Output]) throws -> [RenderResult] {
         precondition(outputs.count == plans.count, "one output per plan")
         var results = [RenderResult?](repeating: nil, count: plans.count)
-        for (i, plan) in plans.enumerated() where plan.resample == nil {
+        for (i, plan) in plans.enumerated() where plan.path == .whole {
             let (image, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
                                                       splitRegions: splitRegions).image()
             let o = outputs[i]
@@ -82,9 +87,8 @@ struct RenderExecutor: Sendable {
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
-        for (i, plan) in plans.enumerated() {
-            guard let resample = plan.resample else { continue }
-            sinks[i] = OutputSink(plan: plan, resample: resample, format: outputs[i].format,
+        for (i, plan) in plans.enumerated() where plan.path != .whole {
+            sinks[i] = OutputSink(plan: plan, resample: plan.resample, format: outputs[i].format,
                                   flattenOnto: outputs[i].flattenOnto, encoding: outputs[i].encoding)
         }
         if concurrent {
@@ -93,7 +97,7 @@ struct RenderExecutor: Sendable {
             for pass in passes {
                 let members = pass.outputs.map { sinks[$0]! }
                 let decoded = try decodeRows(pass.window, shrink: pass.shrink,
-                                             begin: { region in members.forEach { $0.begin(region) } },
+                                             begin: { region in try members.forEach { try $0.begin(region) } },
                                              rows: { chunk in try members.forEach { try $0.add(chunk) } })
                 for i in pass.outputs { results[i] = try sinks[i]!.finish(info: decoded) }
             }
@@ -163,7 +167,7 @@ struct RenderExecutor: Sendable {
                 while let item = pipe.pop() {
                     switch item {
                     case .begin(let region):
-                        sink.begin(region)
+                        try sink.begin(region)
                     case .rows(let firstRow, let count, let bytesPerRow, let pixels):
                         try pixels.withUnsafeBufferPointer {
                             try sink.add(RowChunk(firstRow: firstRow, count: count, bytesPerRow: bytesPerRow, pixels: $0.baseAddress!))
@@ -188,7 +192,7 @@ struct RenderExecutor: Sendable {
     func image() throws -> (PixelBuffer, ImageInfo) {
         if let resample = plan.resample {
             let sink = OutputSink(plan: plan, resample: resample, format: .png, flattenOnto: nil, encoding: { _ in EncodeOptions() })
-            let decoded = try decodeRows(resample.window, shrink: resample.shrink, begin: { sink.begin($0) }, rows: { try sink.add($0) })
+            let decoded = try decodeRows(resample.window, shrink: resample.shrink, begin: { try sink.begin($0) }, rows: { try sink.add($0) })
             return (sink.image(), decoded)
         }
         var collector = RowCollector()

@@ -5,7 +5,7 @@
 struct RenderPlan {
     /// How the executor runs it.
     enum Path: Equatable {
-        /// Rows flow decoder -> resampler -> encoder; nothing is held whole.
+        /// Rows flow decoder -> resampler (if any) -> encoder; nothing is held whole.
         case stream
         /// Rows flow decoder -> resampler; the small result is then oriented, padded,
         /// stripped of opaque alpha or palettised, and encoded.
@@ -92,10 +92,13 @@ struct RenderPlan {
         // letterbox, no palette, and no alpha that might turn out to be all opaque.
         let padded: Bool
         if case .fit(_, .some) = operation { padded = true } else { padded = false }
+        let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
+            && !(palette && format?.writesPalettes == true) && format != nil
         if resample == nil {
-            path = .whole
-        } else if (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
-                    && !(palette && format?.writesPalettes == true) && format != nil {
+            // A convert of such an image streams too: decoded rows go straight to the
+            // encoder, which then runs on its own core while the decoder works.
+            path = streams && operation.isConvert ? .stream : .whole
+        } else if streams {
             path = .stream
         } else {
             path = .held
