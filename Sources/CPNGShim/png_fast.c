@@ -1,4 +1,5 @@
 #include "png_shim.h"
+#include "png_unfilter.h"
 
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
@@ -12,14 +13,18 @@
 struct cpng_fast {
     const uint8_t *data;
     size_t size;
-    size_t next_idat;      /* offset of the next IDAT chunk header to feed */
     uint32_t width, height, channels;
     size_t rowbytes;
-    uint8_t *row;          /* filter byte + the raw row being filled */
-    uint8_t *prev;         /* the previous unfiltered row (zeros before the first) */
-    size_t filled;
-    uint32_t rows_done;
+    /* Inflating's: it may run on another thread than unfiltering. */
+    size_t next_idat;      /* offset of the next IDAT chunk header to feed */
+    uint32_t rows_inflated;
     struct inflate_state state;
+    /* Unfiltering's. */
+    uint8_t *prev;         /* the previous unfiltered row (zeros before the first) */
+    uint32_t rows_unfiltered;
+    /* read_rows's: one call's rows, inflated. */
+    uint8_t *raw;
+    size_t raw_rows;
 };
 
 static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
@@ -72,9 +77,8 @@ cpng_fast *cpng_fast_open(const uint8_t *data, size_t size) {
     f->height = height;
     f->channels = channels;
     f->rowbytes = (size_t)width * channels;
-    f->row = malloc(f->rowbytes + 1);
     f->prev = calloc(f->rowbytes, 1);
-    if (!f->row || !f->prev) {
+    if (!f->prev) {
         cpng_fast_close(f);
         return NULL;
     }
@@ -85,7 +89,7 @@ cpng_fast *cpng_fast_open(const uint8_t *data, size_t size) {
 
 void cpng_fast_close(cpng_fast *f) {
     if (!f) return;
-    free(f->row);
+    free(f->raw);
     free(f->prev);
     free(f);
 }
@@ -102,62 +106,55 @@ static int feed(cpng_fast *f) {
     return 0;
 }
 
-static void unfilter(uint8_t *out, const uint8_t *raw, const uint8_t *prev, size_t n, size_t bpp, int filter) {
-    switch (filter) {
-    case 0:
-        memcpy(out, raw, n);
-        break;
-    case 1:
-        for (size_t i = 0; i < bpp && i < n; i++) out[i] = raw[i];
-        for (size_t i = bpp; i < n; i++) out[i] = (uint8_t)(raw[i] + out[i - bpp]);
-        break;
-    case 2:
-        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(raw[i] + prev[i]);
-        break;
-    case 3:
-        for (size_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + (prev[i] >> 1));
-        for (size_t i = bpp; i < n; i++) out[i] = (uint8_t)(raw[i] + ((out[i - bpp] + prev[i]) >> 1));
-        break;
-    default: /* 4, Paeth: the neighbour nearest to a + b - c, ties to a, then b */
-        for (size_t i = 0; i < bpp && i < n; i++) out[i] = (uint8_t)(raw[i] + prev[i]);
-        for (size_t i = bpp; i < n; i++) {
-            int a = out[i - bpp], b = prev[i], c = prev[i - bpp];
-            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-            int p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-            out[i] = (uint8_t)(raw[i] + p);
-        }
-        break;
+int cpng_fast_inflate_rows(cpng_fast *f, uint8_t *raw, uint32_t rows) {
+    if (rows > f->height - f->rows_inflated) return -1;
+    size_t want = (size_t)rows * (f->rowbytes + 1), filled = 0;
+    while (filled < want) {
+        /* ISA-L may hold decoded bytes back when the output was full: it is called
+           again even with no input left, and only no progress at all is an error. */
+        int fed = f->state.avail_in == 0 && f->state.block_state != ISAL_BLOCK_FINISH ? feed(f) : 0;
+        uint32_t in_before = f->state.avail_in;
+        size_t room = want - filled;
+        f->state.next_out = raw + filled;
+        f->state.avail_out = room > 0x40000000 ? 0x40000000 : (uint32_t)room;
+        uint32_t out_before = f->state.avail_out;
+        if (isal_inflate(&f->state) != ISAL_DECOMP_OK) return -1;
+        size_t got = out_before - f->state.avail_out;
+        filled += got;
+        if (got == 0 && f->state.avail_in == in_before && !fed) return -1;
     }
-}
-
-int cpng_fast_read_rows(cpng_fast *f, uint8_t *pixels, size_t stride, uint32_t rows) {
-    for (uint32_t r = 0; r < rows; r++) {
-        if (f->rows_done >= f->height) return -1;
-        while (f->filled < f->rowbytes + 1) {
-            /* ISA-L may hold decoded bytes back when the row was full: it is called
-               again even with no input left, and only no progress at all is an error. */
-            int fed = f->state.avail_in == 0 && f->state.block_state != ISAL_BLOCK_FINISH ? feed(f) : 0;
-            uint32_t in_before = f->state.avail_in;
-            f->state.next_out = f->row + f->filled;
-            f->state.avail_out = (uint32_t)(f->rowbytes + 1 - f->filled);
-            int status = isal_inflate(&f->state);
-            if (status != ISAL_DECOMP_OK) return -1;
-            size_t got = f->rowbytes + 1 - f->state.avail_out - f->filled;
-            f->filled += got;
-            if (got == 0 && f->state.avail_in == in_before && !fed) return -1;
-        }
-        if (f->row[0] > 4) return -1;
-        uint8_t *out = pixels + (size_t)r * stride;
-        unfilter(out, f->row + 1, f->prev, f->rowbytes, f->channels, f->row[0]);
-        memcpy(f->prev, out, f->rowbytes);
-        f->filled = 0;
-        f->rows_done++;
-    }
+    f->rows_inflated += rows;
     return 0;
 }
 
+int cpng_fast_unfilter_rows(cpng_fast *f, const uint8_t *raw, uint8_t *pixels, size_t stride, uint32_t rows) {
+    if (rows > f->height - f->rows_unfiltered) return -1;
+    for (uint32_t r = 0; r < rows; r++) {
+        const uint8_t *in = raw + (size_t)r * (f->rowbytes + 1);
+        if (in[0] > 4) return -1;
+        uint8_t *out = pixels + (size_t)r * stride;
+        /* The row above is the one just written, except for the first of a call. */
+        const uint8_t *above = r == 0 ? f->prev : out - stride;
+        cpng_unfilter(out, in + 1, above, f->rowbytes, f->channels, in[0]);
+    }
+    if (rows) memcpy(f->prev, pixels + (size_t)(rows - 1) * stride, f->rowbytes);
+    f->rows_unfiltered += rows;
+    return 0;
+}
+
+int cpng_fast_read_rows(cpng_fast *f, uint8_t *pixels, size_t stride, uint32_t rows) {
+    if (rows > f->raw_rows) {
+        uint8_t *grown = realloc(f->raw, (size_t)rows * (f->rowbytes + 1));
+        if (!grown) return -1;
+        f->raw = grown;
+        f->raw_rows = rows;
+    }
+    if (cpng_fast_inflate_rows(f, f->raw, rows)) return -1;
+    return cpng_fast_unfilter_rows(f, f->raw, pixels, stride, rows);
+}
+
 int cpng_fast_finish(cpng_fast *f) {
-    if (f->rows_done != f->height) return -1;
+    if (f->rows_inflated != f->height) return -1;
     /* The stream must end, checksum verified, with no data left over (libpng warns on
        extra compressed data, which the strict default fails on). */
     uint8_t spare[16];

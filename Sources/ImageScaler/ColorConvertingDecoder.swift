@@ -13,6 +13,13 @@ struct ColorConvertingDecoder: RowDecoder {
         }
     }
 
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try ColorStage.around(profile: info.iccProfile, toSRGB: options.toSRGB, begin: begin, rows: rows) {
+            try inner.decode(region: region, shrink: shrink, options: options, lending: thread, begin: $0, rows: $1)
+        }
+    }
+
     /// Each half converts its own rows, on its own thread.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
         guard let h = inner.halves(of: region, shrink: shrink, options: options) else { return nil }

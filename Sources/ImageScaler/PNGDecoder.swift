@@ -14,4 +14,11 @@ struct PNGDecoder: RowDecoder {
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try PNGCodec.decodeRows(data, options: options, begin: begin, rows: rows)
     }
+
+    /// Inflating runs on the lent thread while this one unfilters, where the fast path
+    /// takes the file.
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try PNGCodec.decodeRows(data, options: options, thread: thread, begin: begin, rows: rows)
+    }
 }

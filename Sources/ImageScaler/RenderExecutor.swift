@@ -207,12 +207,16 @@ struct RenderExecutor: Sendable {
     }
 
     /// `window`'s rows at 1/`shrink`, split in two halves decoded at once when there is a
-    /// core to spare and the decoder can split the window.
+    /// core to spare and the decoder can split the window, else with a thread lent to
+    /// the decoder when there is a core to spare.
     private func decodeRows(_ window: Rect?, shrink: Int, begin: (DecodedRegion) throws -> Void,
                             rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         if concurrent && splitRegions && decoder.capabilities.splitsRegions, let window,
            let halves = decoder.halves(of: window, shrink: shrink, options: options) {
             return try RenderExecutor.decode(halves, begin: begin, rows: rows)
+        }
+        if let thread = RenderExecutor.lentThread(threads: threads) {
+            return try decoder.decode(region: window, shrink: shrink, options: options, lending: thread, begin: begin, rows: rows)
         }
         return try decoder.decode(region: window, shrink: shrink, options: options, begin: begin, rows: rows)
     }

@@ -13,12 +13,22 @@ protocol RowDecoder: Sendable {
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo
 
+    /// `decode`, with a thread to run part of the work on; decoders that have no use for
+    /// one decode as without it.
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo
+
     /// `region` as a top and a bottom part that decode independently and together give
     /// the rows `decode` would; nil when this file cannot be split there.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves?
 }
 
 extension RowDecoder {
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try decode(region: region, shrink: shrink, options: options, begin: begin, rows: rows)
+    }
+
     func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? { nil }
 }
 

@@ -90,6 +90,11 @@ void cpng_reader_keep_16(cpng_reader *reader);
 typedef struct cpng_fast cpng_fast;
 cpng_fast *cpng_fast_open(const uint8_t *data, size_t size);
 int cpng_fast_read_rows(cpng_fast *fast, uint8_t *pixels, size_t stride, uint32_t rows);
+/* read_rows in its two stages, which may run on two threads (one each, in row order):
+   the next rows inflated, each its filter byte and bytes as stored (width * channels
+   + 1 bytes a row), then those rows unfiltered into pixels. finish goes with inflating. */
+int cpng_fast_inflate_rows(cpng_fast *fast, uint8_t *raw, uint32_t rows);
+int cpng_fast_unfilter_rows(cpng_fast *fast, const uint8_t *raw, uint8_t *pixels, size_t stride, uint32_t rows);
 int cpng_fast_finish(cpng_fast *fast);
 void cpng_fast_close(cpng_fast *fast);
 

@@ -1,0 +1,23 @@
+import Dispatch
+
+/// A thread the executor lends one decode, so a decoder whose work comes in two
+/// sequential stages (PNG: inflating, then unfiltering) can run them on two cores.
+/// Only `RenderExecutor` makes one, when it has a core to spare; a decoder that
+/// starts work on it must wait for that work before its decode returns.
+struct LentThread: Sendable {
+    fileprivate init() {}
+
+    /// Starts `work` on the lent thread; wait on the item before returning.
+    func start(_ work: @escaping @Sendable () -> Void) -> DispatchWorkItem {
+        let item = DispatchWorkItem(block: work)
+        // A labelled queue, not the shared pool: `work` may block on a full pipe whose
+        // consumer is the caller, and must not wait for a pool worker.
+        DispatchQueue(label: "imgscale.decode-stage").async(execute: item)
+        return item
+    }
+}
+
+extension RenderExecutor {
+    /// A thread to lend a decode when the executor runs more than one.
+    static func lentThread(threads: Int) -> LentThread? { threads > 1 ? LentThread() : nil }
+}

@@ -1,0 +1,208 @@
+import XCTest
+import Foundation
+@testable import ImageScaler
+
+/// The PNG paths that bypass libpng's row handling: the encoder's own filtering and
+/// deflate strategy (`png_idat.c`) and the decoder's inflate-aside unfiltering
+/// (`png_fast.c`, `png_unfilter.c`). Checked against libpng's decode and Pillow's, and the
+/// encoder's sizes against Pillow's zlib level 6 with adaptive filtering.
+final class PNGFastPathTests: XCTestCase {
+    /// Noise (every filter wins somewhere), a smooth field (Paeth and Average win), and
+    /// flat runs, for every channel count.
+    static func image(width: Int, height: Int, channels: Int, kind: Int, seed: UInt64 = 1) -> PixelBuffer {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next() -> UInt8 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        for y in 0..<height {
+            for x in 0..<width {
+                for c in 0..<channels {
+                    let i = (y * width + x) * channels + c
+                    switch kind {
+                    case 0: pixels[i] = next()
+                    case 1: pixels[i] = UInt8(truncatingIfNeeded: (x * (c + 3) + y * (5 - c)) / 3 + Int(next() % 3))
+                    default: pixels[i] = (x / 7 + y / 5) % 3 == 0 ? 200 : UInt8(truncatingIfNeeded: c * 60)
+                    }
+                }
+            }
+        }
+        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+    }
+
+    /// PNG's chunk CRC (ISO 3309), bit by bit: test data is small.
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// libpng's own decode of `png` (no fast path).
+    func libpng(_ png: [UInt8]) throws -> [UInt8] {
+        var out: [UInt8] = []
+        _ = try PNGCodec.decodeRows(png, slow: true, begin: { _ in }, rows: { chunk in
+            out += UnsafeBufferPointer(start: chunk.pixels, count: chunk.count * chunk.bytesPerRow)
+        })
+        return out
+    }
+
+    /// The fast path's decode, inflating on a lent thread or not.
+    func fast(_ png: [UInt8], lent: Bool) throws -> [UInt8] {
+        var out: [UInt8] = []
+        _ = try PNGCodec.decodeRows(png, thread: lent ? RenderExecutor.lentThread(threads: 2) : nil, begin: { _ in }, rows: { chunk in
+            out += UnsafeBufferPointer(start: chunk.pixels, count: chunk.count * chunk.bytesPerRow)
+        })
+        return out
+    }
+
+    func testEncoderRoundTripsThroughLibpngAndTheFastPathAtEverySize() throws {
+        for channels in 1...4 {
+            for width in [1, 2, 3, 5, 16, 17, 33, 255, 257] {
+                for height in [1, 2, 7, 40] {
+                    for kind in 0..<3 {
+                        let image = Self.image(width: width, height: height, channels: channels, kind: kind)
+                        let png = try PNGCodec.encode(image)
+                        let label = "\(width)x\(height)x\(channels) kind \(kind)"
+                        XCTAssertEqual(try libpng(png), image.pixels, label)
+                        XCTAssertEqual(try fast(png, lent: false), image.pixels, label)
+                        XCTAssertEqual(try fast(png, lent: true), image.pixels, label)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Large enough for many chunks of rows and many deflate segments, both strategies.
+    func testLargeImagesDecodeTheSameEveryWay() throws {
+        for (channels, kind) in [(3, 1), (4, 0), (1, 2), (2, 1)] {
+            let image = Self.image(width: 1531, height: 677, channels: channels, kind: kind, seed: UInt64(channels))
+            let png = try PNGCodec.encode(image)
+            XCTAssertEqual(try libpng(png), image.pixels)
+            XCTAssertEqual(try fast(png, lent: false), image.pixels)
+            XCTAssertEqual(try fast(png, lent: true), image.pixels)
+            XCTAssertEqual(try PNGCodec.encode(image), png, "the same bytes every time")
+        }
+    }
+
+    /// Pillow, the outside reference, reads what the encoder writes as the same pixels.
+    func testPillowReadsTheEncodersFiles() throws {
+        let script = """
+        import sys
+        from PIL import Image
+        im = Image.open(sys.argv[1])
+        im.load()
+        sys.stdout.buffer.write(im.tobytes())
+        """
+        let path = NSTemporaryDirectory() + "imgscale-pngfast-\(getpid()).png"
+        defer { unlink(path) }
+        for channels in 1...4 {
+            for kind in 0..<3 {
+                let image = Self.image(width: 301, height: 97, channels: channels, kind: kind)
+                try ImageFile.write(try PNGCodec.encode(image), to: path)
+                guard let theirs = Fixtures.run(["python3", "-c", script, path]) else {
+                    throw XCTSkip("SKIPPED: python3 with Pillow is not available (scripts/install-deps --test installs it)")
+                }
+                XCTAssertEqual(theirs, image.pixels, "\(channels) channels, kind \(kind)")
+            }
+        }
+    }
+
+    /// Damage the fast path finds on either thread is reported as libpng reports it.
+    func testDamageGivesLibpngsMessageOnEveryPath() throws {
+        let image = Self.image(width: 400, height: 300, channels: 3, kind: 1)
+        let png = try PNGCodec.encode(image)
+        // The first IDAT's data, damaged in the middle, with its CRC made right again so
+        // that the fast path takes the file and meets the damage while inflating.
+        var at = 8
+        while String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self) != "IDAT" {
+            at += 12 + Int(png[at]) << 24 + Int(png[at + 1]) << 16 + Int(png[at + 2]) << 8 + Int(png[at + 3])
+        }
+        let length = Int(png[at]) << 24 + Int(png[at + 1]) << 16 + Int(png[at + 2]) << 8 + Int(png[at + 3])
+        for offset in [2, length / 2, length - 3] {
+            var bad = png
+            for k in 0..<8 where offset + k < length { bad[at + 8 + offset + k] ^= 0x5A }
+            let crc = Self.crc32(bad[(at + 4)..<(at + 8 + length)])
+            for k in 0..<4 { bad[at + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
+            var expected = ""
+            do { _ = try libpng(bad) } catch { expected = "\(error)" }
+            XCTAssertFalse(expected.isEmpty, "libpng finds the damage at \(offset)")
+            for lent in [false, true] {
+                XCTAssertThrowsError(try fast(bad, lent: lent), "offset \(offset), lent \(lent)") {
+                    XCTAssertEqual("\($0)", expected)
+                }
+            }
+        }
+    }
+
+    /// Pillow's PNG at zlib level 6 with adaptive filtering: the size the encoder must
+    /// stay within 5% of.
+    func pillowLevel6Size(_ image: PixelBuffer) throws -> Int {
+        let script = """
+        import io, sys
+        from PIL import Image
+        mode, w, h, path = sys.argv[1:]
+        im = Image.frombytes(mode, (int(w), int(h)), open(path, 'rb').read())
+        out = io.BytesIO()
+        im.save(out, 'PNG', compress_level=6)
+        print(len(out.getvalue()))
+        """
+        let path = NSTemporaryDirectory() + "imgscale-pngsize-\(getpid()).raw"
+        try ImageFile.write(image.pixels, to: path)
+        defer { unlink(path) }
+        let modes = [1: "L", 2: "LA", 3: "RGB", 4: "RGBA"]
+        guard let out = Fixtures.run(["python3", "-c", script, modes[image.channels]!, "\(image.width)", "\(image.height)", path]),
+              let size = Int(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw XCTSkip("SKIPPED: python3 with Pillow is not available (scripts/install-deps --test installs it)")
+        }
+        return size
+    }
+
+    /// A screenshot-like image (glyph-like blocks repeated across a flat page, boxes):
+    /// run-length deflate would be several times larger here; the encoder must see that.
+    func testSyntheticPagesStayWithinFivePercentOfLevel6() throws {
+        var page = PixelBuffer(width: 900, height: 600, channels: 3, pixels: [UInt8](repeating: 242, count: 900 * 600 * 3))
+        let glyphs = (0..<12).map { Self.image(width: 6, height: 9, channels: 1, kind: 0, seed: UInt64(40 + $0)).pixels.map { $0 > 150 } }
+        var pick = 7
+        for line in 0..<40 {
+            for slot in 0..<120 {
+                pick = (pick * 31 + 11) % 97
+                guard pick % 9 != 0 else { continue }
+                let glyph = glyphs[pick % 12]
+                for y in 0..<9 {
+                    for x in 0..<6 where glyph[y * 6 + x] {
+                        let i = ((line * 14 + 10 + y) * 900 + slot * 7 + 10 + x) * 3
+                        page.pixels[i] = 20; page.pixels[i + 1] = 20; page.pixels[i + 2] = 30
+                    }
+                }
+            }
+        }
+        for box in 0..<15 {
+            let x0 = box * 53 % 700, y0 = box * 37 % 500
+            for x in x0..<(x0 + 150) {
+                for y in [y0, y0 + 80] { page.pixels[(y * 900 + x) * 3] = 200 }
+            }
+        }
+        let ours = try PNGCodec.encode(page).count, theirs = try pillowLevel6Size(page)
+        XCTAssertLessThanOrEqual(Double(ours), Double(theirs) * 1.05, "page: \(ours) vs Pillow level 6 \(theirs)")
+        for kind in 1...2 {
+            let image = Self.image(width: 700, height: 500, channels: 3, kind: kind)
+            let ours = try PNGCodec.encode(image).count, theirs = try pillowLevel6Size(image)
+            XCTAssertLessThanOrEqual(Double(ours), Double(theirs) * 1.05, "kind \(kind): \(ours) vs Pillow level 6 \(theirs)")
+        }
+    }
+
+    /// Real photos, where the run-length strategy is used: within 5% of level 6.
+    func testPhotosStayWithinFivePercentOfLevel6() throws {
+        let dir = try Fixtures.shared("photos")
+        for name in Fixtures.files(in: dir) where name.hasSuffix(".jpg") {
+            let (photo, _) = try ImageCodec.decode(try ImageFile.read(dir + "/" + name))
+            let image = try ImageOperation.fit(Size(width: 1200, height: 1200)).apply(photo)
+            let ours = try PNGCodec.encode(image).count, theirs = try pillowLevel6Size(image)
+            XCTAssertLessThanOrEqual(Double(ours), Double(theirs) * 1.05, "\(name): \(ours) vs Pillow level 6 \(theirs)")
+        }
+    }
+}
