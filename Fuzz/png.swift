@@ -1,7 +1,7 @@
 import ImageScaler
 
 /// libFuzzer target: the PNG decode path end to end (header, whole decode, streaming
-/// decode into the resampler, re-encode). Bad input must only ever throw. Each input is
+/// decode into the resampler on one thread and two, a streamed convert, re-encode). Bad input must only ever throw. Each input is
 /// also tried with its chunk CRCs recomputed: otherwise almost every mutation dies at
 /// the first CRC check and the fuzzer never reaches the deeper decoding paths.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -22,6 +22,11 @@ func exercise(_ bytes: [UInt8]) {
     }
     let fill = ImageOperation.fill(Size(width: 7, height: 5), from: nil, origin: .topLeft, gravity: .centre)
     _ = try? fill.render(bytes, as: .png, decode: options)
+    // Two threads: the fast path inflates on a lent thread while another unfilters.
+    var twoThreads = RenderSettings()
+    twoThreads.threads = 2
+    _ = try? fill.render(bytes, as: .png, decode: options, settings: twoThreads)
+    _ = try? ImageOperation.convert.render(bytes, as: .png, decode: options, settings: twoThreads)
     // Damage decoded through instead of refused: partial rows, bad CRCs used.
     var tolerant = options
     tolerant.failOn = .none

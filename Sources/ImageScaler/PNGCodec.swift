@@ -99,10 +99,11 @@ public enum PNGCodec {
                 try checkWarnings(reader, options, &info)
                 return info
             }
-            // Chunks of about 256 KiB (16 rows of a photo): a strip one pixel wide would
-            // otherwise pay the per-chunk cost for every 16 bytes, and 16 rows of a strip
-            // 67 million pixels wide would be a gigabyte.
-            let chunkRows = max(1, min(height, stride <= 1 << 14 ? (1 << 18) / stride : (1 << 20) / stride))
+            // Chunks of about 256 KiB (21 rows of a 12 MP photo): a strip one pixel wide
+            // would otherwise pay the per-chunk cost for every 16 bytes, and 16 rows of a
+            // strip 67 million pixels wide would be a gigabyte. Several chunks wait in each
+            // pipe between threads, so larger ones would show in a huge image's peak memory.
+            let chunkRows = max(1, min(height, (1 << 18) / stride))
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
             // The strict default on a plain 8-bit file: ISA-L inflates and we unfilter
             // (libpng's inflate is zlib's, about half the speed). Any damage is then
