@@ -12,7 +12,8 @@ let package = Package(
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z"), .linkedLibrary("isal")]),
         .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
-        .target(name: "CHEIFShim", linkerSettings: [.linkedLibrary("heif")]),
+        // libheif is opened on first use (heif_api.c), not linked: see why there.
+        .target(name: "CHEIFShim"),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),

@@ -1,6 +1,6 @@
 #include "heif_shim.h"
 
-#include <libheif/heif.h>
+#include "heif_api.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +56,7 @@ static uint8_t *metadata(struct heif_image_handle *h, const char *type, const ch
 
 cheif_reader *cheif_open(const uint8_t *data, size_t size, int max_side, cheif_info *info, char *err, size_t errlen) {
     memset(info, 0, sizeof *info);
+    if (cheif_load(err, errlen)) return NULL;
     cheif_reader *r = calloc(1, sizeof *r);
     if (!r || !(r->ctx = heif_context_alloc())) {
         snprintf(err, errlen, "out of memory");
@@ -163,6 +164,7 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
                  uint8_t **out, size_t *out_size, char *err, size_t errlen) {
     *out = NULL;
     *out_size = 0;
+    if (cheif_load(err, errlen)) return -1;
     struct heif_context *ctx = heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
@@ -219,4 +221,4 @@ done:
 
 void cheif_free(void *p) { free(p); }
 
-const char *cheif_version(void) { return heif_get_version(); }
+const char *cheif_version(void) { return cheif_load(NULL, 0) ? "not available" : heif_get_version(); }
