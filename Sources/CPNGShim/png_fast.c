@@ -39,8 +39,8 @@ cpng_fast *cpng_fast_open(const uint8_t *data, size_t size) {
     if (depth != 8 || ihdr[18] != 0 || ihdr[19] != 0 || ihdr[20] != 0 || width == 0 || height == 0) return NULL;
     uint32_t channels = type == 0 ? 1 : type == 2 ? 3 : type == 4 ? 2 : type == 6 ? 4 : 0;
     if (!channels) return NULL;
-    /* Every chunk whole, its CRC right, IDATs together, IEND last, nothing libpng would
-       treat differently (tRNS, an unknown critical chunk). */
+    /* Every chunk whole, its CRC right, IDATs together and followed only by IEND,
+       nothing libpng would treat differently (tRNS, an unknown critical chunk). */
     size_t at = 8, first_idat = 0;
     int idat_state = 0; /* 0 before, 1 inside, 2 after */
     int ended = 0;
@@ -58,6 +58,9 @@ cpng_fast *cpng_fast_open(const uint8_t *data, size_t size) {
         } else if (idat_state == 1) {
             idat_state = 2;
         }
+        /* After the image data only IEND: libpng checks the content of chunks there
+           (and warns, which the strict default fails on), this path does not read them. */
+        if (idat_state == 2 && memcmp(type_bytes, "IEND", 4) != 0) return NULL;
         if (memcmp(type_bytes, "tRNS", 4) == 0) return NULL;
         int critical = !(type_bytes[0] & 0x20);
         if (critical && !idat && memcmp(type_bytes, "IHDR", 4) && memcmp(type_bytes, "PLTE", 4) && memcmp(type_bytes, "IEND", 4)) return NULL;

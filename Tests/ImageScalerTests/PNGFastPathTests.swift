@@ -138,6 +138,23 @@ final class PNGFastPathTests: XCTestCase {
         }
     }
 
+    /// Chunks after the image data are libpng's to judge (the fast path does not read
+    /// them): a second IHDR there is its error, on every path.
+    func testChunksAfterTheImageDataGoToLibpng() throws {
+        let png = try PNGCodec.encode(Self.image(width: 50, height: 40, channels: 3, kind: 1))
+        let iend = png.count - 12
+        var chunk = Array(png[8..<33])  // IHDR: length, type, data, CRC
+        chunk[chunk.count - 4..<chunk.count] = [0, 0, 0, 0]
+        let crc = Self.crc32(chunk[4..<21])
+        for k in 0..<4 { chunk[21 + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
+        let bad = Array(png[..<iend]) + chunk + Array(png[iend...])
+        for lent in [false, true] {
+            XCTAssertThrowsError(try fast(bad, lent: lent), "lent \(lent)") {
+                XCTAssertTrue("\($0)".contains("IHDR: out of place"), "\($0)")
+            }
+        }
+    }
+
     /// Pillow's PNG at zlib level 6 with adaptive filtering: the size the encoder must
     /// stay within 5% of.
     func pillowLevel6Size(_ image: PixelBuffer) throws -> Int {
