@@ -7,7 +7,8 @@ import CWebPShim
 
 /// The codec libraries imgscale is linked with and their versions, as bug reports need
 /// them: asked of the libraries at run time where they can say (libpng, lcms2,
-/// libwebp, libheif), from their headers where they cannot (libjpeg-turbo, giflib).
+/// libwebp), from their headers where they cannot (libjpeg-turbo, giflib) or where
+/// asking would load one that is opened only on first use (libheif).
 public enum LibraryVersions {
     public static var all: [(name: String, version: String)] {
         let jpeg = Int(cjpeg_version()), lcms = Int(clcms_version()), webp = Int(cwebp_version()), gif = Int(cgif_version())

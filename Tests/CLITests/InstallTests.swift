@@ -82,14 +82,17 @@ final class InstallTests: XCTestCase {
     }
 
     /// The container's runtime packages are exactly the packages of the libraries the
-    /// binary loads (ldd, and what the dynamic loader initialises while `--version`
-    /// opens libheif, which is not linked; then dpkg -S), so the image neither misses
-    /// nor carries one.
+    /// binary loads (ldd, and what the dynamic loader initialises while an AVIF is
+    /// written, which opens libheif, not linked; then dpkg -S), so the image neither
+    /// misses nor carries one.
     func testDockerfileRuntimePackagesMatchLdd() throws {
         let prefix = try installed()
+        let tmp = CLI.tempDir()
         let r = CLI.sh("""
+            tmp='\(tmp)'
             { ldd '\(prefix)/bin/imgscale' | awk '/=>/ {print $3}'
-              LD_DEBUG=libs '\(prefix)/bin/imgscale' --version 2>&1 >/dev/null | awk '/calling init:/ {print $NF}'
+              LD_DEBUG=libs '\(prefix)/bin/imgscale' convert '\(CLI.testImages)/scene-640x427.jpg' -o "$tmp/x.avif" 2>&1 >/dev/null \\
+                | awk '/calling init:/ {print $NF}'
             } | sort -u | while read -r lib; do
               dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
             done | cut -d: -f1 | sort -u

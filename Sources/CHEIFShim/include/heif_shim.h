@@ -48,7 +48,8 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 
 void cheif_free(void *p);
 
-/* The linked library's version, for `imgscale --version`. */
+/* The version of libheif's headers (the library is opened on first use), for
+   `imgscale --version`. */
 const char *cheif_version(void);
 
 #endif
