@@ -343,6 +343,8 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         copy_message(err, err_size, "unsupported channel count");
         return NULL;
     }
+    /* Set once, before the setjmp below, and never changed after it. */
+    const int palette = metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256;
     cpng_writer *w = calloc(1, sizeof *w);
     if (!w) {
         copy_message(err, err_size, "out of memory");
@@ -367,8 +369,7 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
     /* libpng refuses to write more than 1,000,000 rows or columns by default, a limit
        of its own, not of PNG: lifted to the format's 2^31 - 1. */
     png_set_user_limits(w->png, 0x7fffffff, 0x7fffffff);
-    png_set_compression_level(w->png, compression_level);
-    if (metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256) {
+    if (palette) {
         png_color colors[256];
         png_byte alphas[256];
         int last_translucent = -1;
@@ -418,7 +419,6 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         png_set_text(w->png, w->info, &text, 1);
     }
     png_write_info(w->png, w->info);
-    int palette = metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256;
     w->idat = cpng_idat_open(width, palette ? 1 : channels, compression_level, !palette,
                              w->sink.bytes, w->sink.size, w->sink.capacity);
     if (!w->idat) {

@@ -188,22 +188,23 @@ public enum PNGCodec {
         let work = thread.start {
             var raw = [UInt8](repeating: 0, count: rawRow * chunkRows)
             var row = 0
-            do {
-                while row < height {
-                    let count = min(chunkRows, height - row)
-                    guard raw.withUnsafeMutableBufferPointer({ cpng_fast_inflate_rows(fast.pointer, $0.baseAddress, UInt32(count)) }) == 0 else {
-                        throw DecodeError.png("damaged image data")
-                    }
+            // Ends at the last row, at damage, or when the unfiltering side gave up (its push throws).
+            while row < height {
+                let count = min(chunkRows, height - row)
+                guard raw.withUnsafeMutableBufferPointer({ cpng_fast_inflate_rows(fast.pointer, $0.baseAddress, UInt32(count)) }) == 0 else {
+                    damaged.withLock { $0 = true }
+                    break
+                }
+                do {
                     try raw.withUnsafeBufferPointer {
                         try pipe.push(RowChunk(firstRow: row, count: count, bytesPerRow: rawRow, pixels: $0.baseAddress!))
                     }
-                    row += count
+                } catch {
+                    break
                 }
-                if cpng_fast_finish(fast.pointer) != 0 { damaged.withLock { $0 = true } }
-            } catch is CancellationError {
-            } catch {
-                damaged.withLock { $0 = true }
+                row += count
             }
+            if row == height, cpng_fast_finish(fast.pointer) != 0 { damaged.withLock { $0 = true } }
             pipe.close()
         }
         // However this ends, the inflating thread is stopped and gone before return
