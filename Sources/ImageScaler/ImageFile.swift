@@ -136,7 +136,6 @@ public enum ImageFile {
     /// is not supported, a named temporary is written instead.
     private static func writeAtomically(_ bytes: [UInt8], to target: String, shownAs path: String) throws {
         let (dir, _) = split(target)
-        TemporaryName.removeStale(in: dir)
         let mode = 0o666 & ~processUmask
         let fd = FileName.withCString(dir) { open($0, oTmpfile | O_WRONLY | O_CLOEXEC, mode) }
         if fd < 0 {
@@ -154,6 +153,9 @@ public enum ImageFile {
         let linked = FileName.withCString(target) { linkat(AT_FDCWD, procPath, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
         if linked == 0 { return }
         guard errno == EEXIST else { throw FileError.write(errnoText(), path: path) }
+        // Only runs that name temporaries can leave them behind, and only those scan for
+        // them: a new file in a directory of 20,000 never reads the directory.
+        TemporaryName.removeStale(in: dir)
         for _ in 0..<100 {
             let temp = dir + TemporaryName.next()
             let made = FileName.withCString(temp) { linkat(AT_FDCWD, procPath, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
@@ -180,6 +182,7 @@ public enum ImageFile {
     private static let oTmpfile: Int32 = 0o20000000 | O_DIRECTORY
 
     private static func writeThroughNamedTemporary(_ bytes: [UInt8], to target: String, dir: String, shownAs path: String) throws {
+        TemporaryName.removeStale(in: dir)
         for _ in 0..<100 {
             let temp = dir + TemporaryName.next()
             let fd = FileName.withCString(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666 & ~processUmask) }
