@@ -88,6 +88,46 @@ static void row_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch,
     }
 }
 
+/* Four taps per step with 16-bit multiply-adds: each lane of the 256-bit register
+ * holds two neighbouring pixels' channels side by side (c of pixel t, c of pixel t+1),
+ * so one madd gives every channel's two products summed, for two pixel pairs. Weights
+ * are split as w = hi * 2^15 + lo (see resample_pack_row_weights), both halves fit 16
+ * bits, and lo-sum + (hi-sum << 15) is the very integer the 32-bit kernels add up. */
+__attribute__((target("avx2")))
+static void row_madd_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+                          const int32_t *count, const int32_t *coeffs, const int32_t *packed, int taps,
+                          int out_size, int bits) {
+    const int groups = (taps + 3) / 4;
+    const __m256i spread = ch == 3
+        ? _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
+                           6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
+        : _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
+                           8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
+    const __m128i half = _mm_set1_epi32(1 << (bits - 1));
+    for (int x = 0; x < out_size; x++) {
+        const int used = (count[x] + 3) / 4;
+        /* The last group's 16-byte load reaches past the window (where the weights are
+         * zero), but never past the row. */
+        if ((size_t)first[x] * ch + (size_t)(used - 1) * 4 * ch + 16 > src_bytes) {
+            row_scalar(src, dst, ch, first, count, coeffs, taps, x, x + 1, bits);
+            continue;
+        }
+        const uint8_t *p = src + (size_t)first[x] * ch;
+        const __m256i *w = (const __m256i *)(packed + (size_t)x * groups * 16);
+        __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
+        for (int g = 0; g < used; g++, p += 4 * ch, w += 2) {
+            __m256i px = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p)), spread);
+            lo = _mm256_add_epi32(lo, _mm256_madd_epi16(px, _mm256_loadu_si256(w)));
+            hi = _mm256_add_epi32(hi, _mm256_madd_epi16(px, _mm256_loadu_si256(w + 1)));
+        }
+        __m256i both = _mm256_add_epi32(lo, _mm256_slli_epi32(hi, 15));
+        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
+        sum = _mm_srai_epi32(_mm_add_epi32(sum, half), bits);
+        int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum));
+        memcpy(dst + (size_t)x * ch, &bytes, (size_t)ch);
+    }
+}
+
 __attribute__((target("avx2")))
 static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
                         const int32_t *weights, uint8_t *dst, int bits) {
@@ -128,6 +168,49 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
 #endif
     (void)src_bytes;
     resample_row_portable(src, dst, channels, first, count, coeffs, taps, out_size, bits);
+}
+
+size_t resample_packed_count(int taps, int out_size) {
+    return (size_t)out_size * (size_t)((taps + 3) / 4) * 16;
+}
+
+int resample_pack_row_weights(const int32_t *count, const int32_t *coeffs, int taps, int out_size, int32_t *packed) {
+    const int groups = (taps + 3) / 4;
+    for (int x = 0; x < out_size; x++) {
+        for (int g = 0; g < groups; g++) {
+            int32_t *v = packed + ((size_t)x * groups + g) * 16;
+            for (int pair = 0; pair < 2; pair++) {
+                uint32_t lo = 0, hi = 0;
+                for (int j = 0; j < 2; j++) {
+                    const int t = g * 4 + pair * 2 + j;
+                    const int32_t w = t < count[x] ? coeffs[(size_t)x * taps + t] : 0;
+                    /* An arithmetic shift: hi carries the sign, lo is 0-32767. */
+                    const int32_t h = w >= 0 ? w / 32768 : -((-(int64_t)w + 32767) / 32768);
+                    if (h < -32768 || h > 32767) return -1;
+                    lo |= (uint32_t)(uint16_t)(w - h * 32768) << (16 * j);
+                    hi |= (uint32_t)(uint16_t)h << (16 * j);
+                }
+                for (int i = 0; i < 4; i++) {
+                    v[pair * 4 + i] = (int32_t)lo;
+                    v[8 + pair * 4 + i] = (int32_t)hi;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channels,
+                         const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                         const int32_t *packed, int taps, int out_size, int bits) {
+#ifdef HAVE_X86
+    if (packed && channels >= 3 && has_avx2()) {
+        row_madd_avx2(src, src_bytes, dst, channels, first, count, coeffs, packed, taps, out_size, bits);
+        return;
+    }
+#endif
+    (void)packed;
+    resample_row(src, src_bytes, dst, channels, first, count, coeffs, taps, out_size, bits);
 }
 
 void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,

@@ -20,8 +20,9 @@ enum Resampler {
         return resampler.finish()
     }
 
+    /// `packed`: `w`'s table as `packWeights` makes it, for the faster kernel.
     static func convolveRow(_ src: UnsafePointer<UInt8>, bytes: Int, into dst: UnsafeMutablePointer<UInt8>,
-                            channels: Int, weights w: ResampleWeights) {
+                            channels: Int, weights w: ResampleWeights, packed: UnsafePointer<Int32>? = nil) {
         w.first.withUnsafeBufferPointer { first in
             w.count.withUnsafeBufferPointer { count in
                 guard w.isTabled else {
@@ -38,11 +39,26 @@ enum Resampler {
                     return
                 }
                 w.coefficients.withUnsafeBufferPointer { coeffs in
-                    resample_row(src, bytes, dst, Int32(channels), first.baseAddress, count.baseAddress, coeffs.baseAddress,
-                                 Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits))
+                    resample_row_packed(src, bytes, dst, Int32(channels), first.baseAddress, count.baseAddress, coeffs.baseAddress,
+                                        packed, Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits))
                 }
             }
         }
+    }
+
+    /// A tabled axis's weights as 16-bit pairs for the multiply-add kernel of RGB and
+    /// RGBA rows (nil where it does not apply); the caller deallocates.
+    static func packWeights(_ w: ResampleWeights, channels: Int) -> UnsafeMutablePointer<Int32>? {
+        guard w.isTabled, channels >= 3 else { return nil }
+        let packed = UnsafeMutablePointer<Int32>.allocate(capacity: resample_packed_count(Int32(w.taps), Int32(w.outSize)))
+        let status = w.count.withUnsafeBufferPointer { count in
+            w.coefficients.withUnsafeBufferPointer { resample_pack_row_weights(count.baseAddress, $0.baseAddress, Int32(w.taps), Int32(w.outSize), packed) }
+        }
+        guard status == 0 else {
+            packed.deallocate()
+            return nil
+        }
+        return packed
     }
 
     /// One output row of the vertical pass: the `count` rows `rows` points to,

@@ -15,6 +15,8 @@ final class RowResampler {
     let target: Size
     let rows: Range<Int>
     private let horizontal: ResampleWeights?
+    /// `horizontal` for the multiply-add kernel (nil: the plain one).
+    private let packed: UnsafeMutablePointer<Int32>?
     private let vertical: ResampleWeights
     private let needV: Bool
     private let tempWidth: Int
@@ -53,6 +55,7 @@ final class RowResampler {
                                    outSize: target.height, filter: filter)
         horizontal = needH ? ResampleWeights(inSize: source.width, offset: region.x, start: rect.x, length: rect.width,
                                              outSize: target.width, filter: filter) : nil
+        packed = horizontal.flatMap { Resampler.packWeights($0, channels: channels) }
         premultiplies = (channels == 2 || channels == 4) && filter.premultiplies
         rows = needV ? vertical.span : 0..<source.height
         tempWidth = needH ? target.width : source.width
@@ -72,6 +75,7 @@ final class RowResampler {
 
     deinit {
         output.deallocate()
+        packed?.deallocate()
         temp.deallocate()
         rowPointers.deallocate()
         scratch.deallocate()
@@ -101,7 +105,7 @@ final class RowResampler {
             line = UnsafePointer(scratch)
         }
         if let horizontal {
-            Resampler.convolveRow(line, bytes: bytes, into: out, channels: channels, weights: horizontal)
+            Resampler.convolveRow(line, bytes: bytes, into: out, channels: channels, weights: horizontal, packed: packed)
         } else {
             out.update(from: line, count: bytes)
         }

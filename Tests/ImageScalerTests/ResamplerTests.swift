@@ -158,6 +158,43 @@ final class ResampleKernelTests: XCTestCase {
         }
     }
 
+    /// The multiply-add kernel, with its weights split into 16-bit halves, against the
+    /// portable one: every filter (negative lobes too), shrinking and enlarging, windows
+    /// that end at the row's end, RGB and RGBA.
+    func testPackedWeightsKernelEqualsPortable() {
+        var seed: UInt32 = 11
+        let bits = Int32(ResampleWeights.precisionBits)
+        for filter in ResampleFilter.allCases where filter != .nearest {
+            for (inWidth, outWidth, start, length) in [(1, 1, 0.0, 1.0), (5, 2, 0.0, 5.0), (17, 3, 1.5, 14.0), (333, 100, 0.0, 333.0),
+                                                       (64, 200, 0.0, 64.0), (4032, 256, 504.0, 3024.0), (3000, 800, 0.0, 3000.0),
+                                                       (100, 99, 0.25, 99.5)] {
+                let w = ResampleWeights(inSize: inWidth, start: start, length: length, outSize: outWidth, filter: filter)
+                for channels in 3...4 {
+                    guard let packed = Resampler.packWeights(w, channels: channels) else { return XCTFail("no packed weights") }
+                    defer { packed.deallocate() }
+                    let src = (0..<inWidth * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
+                    // Extremes too: a row of 255s next to 0s is where rounding and clamping show.
+                    for row in [src, src.map { $0 > 127 ? 255 : 0 }] {
+                        var fast = [UInt8](repeating: 0, count: outWidth * channels), portable = fast
+                        row.withUnsafeBufferPointer { s in
+                            w.first.withUnsafeBufferPointer { f in
+                                w.count.withUnsafeBufferPointer { c in
+                                    w.coefficients.withUnsafeBufferPointer { k in
+                                        resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
+                                                            k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
+                                        resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
+                                                              k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                                    }
+                                }
+                            }
+                        }
+                        XCTAssertEqual(fast, portable, "\(filter) \(inWidth) -> \(outWidth) x\(channels)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Weights worked out per output (for axes shrunk by huge factors) are the table's,
     /// and a row convolved with them is the same bytes.
     func testUntabledWeightsEqualTheTable() {

@@ -16,6 +16,21 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
                   const int32_t *first, const int32_t *count, const int32_t *coeffs,
                   int taps, int out_size, int bits);
 
+/* The horizontal weights again for the faster AVX2 kernel of resample_row_packed,
+ * made once per axis: per output pixel, per group of four taps, two 8-lane vectors of
+ * 16-bit weight pairs, the low 15 bits of each weight and the rest (w = hi * 2^15 +
+ * lo), zero past count[x]. `packed` holds resample_packed_count(taps, out_size) int32s.
+ * Returns -1 (and the packed weights must not be used) when a weight needs more than
+ * 31 bits. */
+size_t resample_packed_count(int taps, int out_size);
+int resample_pack_row_weights(const int32_t *count, const int32_t *coeffs, int taps, int out_size, int32_t *packed);
+
+/* resample_row, faster with `packed` from resample_pack_row_weights on RGB and RGBA
+ * rows; the same integers. `packed` may be NULL. */
+void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channels,
+                         const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                         const int32_t *packed, int taps, int out_size, int bits);
+
 /* One output row of the vertical pass: the weighted sum of the `count` rows of
  * `row_bytes` bytes that `rows` points to (rows, not a stride: the caller keeps only
  * the last few source rows, in a ring). */
