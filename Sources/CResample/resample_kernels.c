@@ -50,6 +50,17 @@ static void column_scalar(const uint8_t *const *rows, size_t from, size_t row_by
 }
 
 #ifdef HAVE_X86
+/* The low `ch` (3 or 4) bytes of `pixel`, in sizes the compiler stores inline (a
+ * memcpy of a variable size is a call per pixel). */
+static inline void store_pixel(uint8_t *dst, int32_t pixel, int ch) {
+    if (ch == 4) {
+        memcpy(dst, &pixel, 4);
+    } else {
+        memcpy(dst, &pixel, 2);
+        dst[2] = (uint8_t)(pixel >> 16);
+    }
+}
+
 /* Two taps per step: 8 source bytes widened to eight 32-bit lanes (RGB is first
  * spread to R G B 0 R G B 0), times each tap's weight in its four lanes. */
 __attribute__((target("avx2")))
@@ -83,8 +94,7 @@ static void row_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch,
         }
         sum = _mm_srai_epi32(_mm_add_epi32(sum, half), bits);
         /* Signed then unsigned saturation: exactly the clamp to 0-255. */
-        int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum));
-        memcpy(dst + (size_t)x * ch, &packed, (size_t)ch);
+        store_pixel(dst + (size_t)x * ch, _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum)), ch);
     }
 }
 
@@ -123,8 +133,7 @@ static void row_madd_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, in
         __m256i both = _mm256_add_epi32(lo, _mm256_slli_epi32(hi, 15));
         __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
         sum = _mm_srai_epi32(_mm_add_epi32(sum, half), bits);
-        int32_t bytes = _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum));
-        memcpy(dst + (size_t)x * ch, &bytes, (size_t)ch);
+        store_pixel(dst + (size_t)x * ch, _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum)), ch);
     }
 }
 
