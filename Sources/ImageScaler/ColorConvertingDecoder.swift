@@ -21,8 +21,8 @@ struct ColorConvertingDecoder: RowDecoder {
     }
 
     /// Each half converts its own rows, on its own thread.
-    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
-        guard let h = inner.halves(of: region, shrink: shrink, options: options) else { return nil }
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
+        guard let h = inner.halves(of: region, shrink: shrink, options: options, split: split, overlap: overlap) else { return nil }
         let profile = info.iccProfile, toSRGB = options.toSRGB
         return RegionHalves(top: h.top, bottom: h.bottom,
                             decodeTop: { begin, rows in

@@ -90,22 +90,18 @@ public enum JPEGCodec {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// `region` (as in `decodeRows`) as two restart-interval cuts, top and bottom half,
-    /// that decode independently: nil unless the file's restart markers allow it and
-    /// the split is worth it. Two halves of at least one 4:2:0 iMCU row each, or the
-    /// split costs more than it saves; and the bottom half is held until the top is
-    /// done, so it must stay small next to streaming's footprint: at most 4 MiB of RGB
-    /// rows (a 12 MP photo shrunk 1/2 is 3.4 MiB). Larger outputs are bound by encoding
-    /// anyway (measured: a 1000x1000 PNG from the street photo took 0.31 s split, 0.32 s
-    /// not, +18 MiB).
-    static func halves(_ data: [UInt8], options: DecodeOptions, region asked: Rect,
+    /// `region` (as in `decodeRows`) as two restart-interval cuts, the rows above `split`
+    /// and those from `overlap` rows above it, that decode independently: nil unless the
+    /// file's restart markers allow it and each part has at least one 4:2:0 iMCU row of
+    /// its own (or the split costs more than it saves).
+    static func halves(_ data: [UInt8], options: DecodeOptions, region asked: Rect, split: Int, overlap: Int,
                        restarts: RestartIntervalCut.Index?) -> RegionHalves? {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1
-        guard let region = within65536(asked), region.height >= 32, region.width * (region.height / 2 + 1) * 3 <= 4 << 20,
-              let index = restarts else { return nil }
+        guard let region = within65536(asked), split - region.y >= 16, region.maxY - split >= 16, overlap >= 0,
+              split - overlap >= region.y, let index = restarts else { return nil }
         let margin = ShrinkOnLoad.cropSlack * shrink
-        let top = Rect(x: region.x, y: region.y, width: region.width, height: region.height / 2)
-        let bottom = Rect(x: region.x, y: top.maxY, width: region.width, height: region.height - top.height)
+        let top = Rect(x: region.x, y: region.y, width: region.width, height: split - region.y)
+        let bottom = Rect(x: region.x, y: split - overlap, width: region.width, height: region.maxY - (split - overlap))
         guard let upper = index.cut(fullSize(top, shrink), margin: margin), let lower = index.cut(fullSize(bottom, shrink), margin: margin),
               bottom.maxY <= (lower.fullSize.height + shrink - 1) / shrink else { return nil }
         return RegionHalves(top: top, bottom: bottom,

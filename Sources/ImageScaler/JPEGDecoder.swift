@@ -21,9 +21,9 @@ struct JPEGDecoder: RowDecoder {
         return try JPEGCodec.decodeRows(data, options: options, region: region, restarts: restarts, begin: begin, rows: rows)
     }
 
-    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
         var options = options
         options.shrink = shrink
-        return JPEGCodec.halves(data, options: options, region: region, restarts: restarts)
+        return JPEGCodec.halves(data, options: options, region: region, split: split, overlap: overlap, restarts: restarts)
     }
 }

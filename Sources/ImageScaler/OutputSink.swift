@@ -5,7 +5,8 @@
 /// held path the small result is turned upright, letterboxed, flattened or stripped of
 /// opaque alpha, and encoded at `finish`. A streamed convert has no resampler: the
 /// decoded rows (the whole image, in order) go to the encoder as they come. Used by
-/// one thread at a time.
+/// one thread at a time; a `lowerBand`, when the executor splits the decode, is fed on
+/// another and makes the bottom output rows.
 final class OutputSink {
     let plan: RenderPlan
     private let resample: RenderPlan.Resample?
@@ -15,6 +16,8 @@ final class OutputSink {
     private var resampler: RowResampler?
     private var writer: ResampledRowWriter?
     private var copier: (encoder: any RowEncoder, rows: Int)?
+    /// Set before decoding starts; then this output's resampler makes only the rows above it.
+    var lowerBand: LowerBand?
 
     /// `encoding(channels)` gives the encoder's options for a result of that many
     /// channels; `flattenOnto` composites alpha onto that colour first.
@@ -34,7 +37,7 @@ final class OutputSink {
             return
         }
         let r = RowResampler(region: region.rect, channels: region.channels, rect: resample.sampling,
-                             target: resample.storedTarget, filter: resample.filter)
+                             target: resample.storedTarget, filter: resample.filter, band: lowerBand.map { 0..<$0.firstOutputRow })
         resampler = r
         // The stream path carries no alpha, so flattening never applies to it.
         if plan.path == .stream {
@@ -60,8 +63,15 @@ final class OutputSink {
             return RenderResult(bytes: try encoder.finish(), size: plan.target, info: info, decodeScale: 1)
         }
         guard let resample, let resampler else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
-        if let writer { return RenderResult(bytes: try writer.finish(), size: plan.target, info: info, decodeScale: resample.shrink) }
-        let image = plan.operation.padded(Orienter.upright(resampler.finish(), plan.orientation))
+        let lower = lowerBand?.resampler
+        if lowerBand != nil && !(lowerBand!.isComplete && resampler.rowsDone == resampler.outputRows.upperBound) {
+            throw EncodeError.incomplete(rows: resampler.rowsDone, of: plan.target.height)
+        }
+        if let writer {
+            if let lower { try writer.drain(lower) }
+            return RenderResult(bytes: try writer.finish(), size: plan.target, info: info, decodeScale: resample.shrink)
+        }
+        let image = plan.operation.padded(Orienter.upright(resampler.finish(below: lower), plan.orientation))
         let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
         return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)), size: final.size, info: info,
                             decodeScale: resample.shrink)

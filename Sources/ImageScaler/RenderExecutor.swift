@@ -4,10 +4,10 @@ import Dispatch
 /// encoders. Outputs that decode at the same shrink factor share one pass over the
 /// union of their windows, so a PNG is decoded once for any number of outputs and a
 /// JPEG once per factor. The one place that starts threads, from `threads`: with 2 or
-/// more, each pass decodes on a thread of its own (a region in two halves at once where
-/// the decoder can split it) while each output resamples and encodes on another, so a
-/// large output's encode overlaps everything else. The bytes are the same at any
-/// thread count.
+/// more, each pass decodes on a thread of its own (a region in two parts at once where
+/// the decoder can split it, the bottom part resampling its own band of every output's
+/// rows) while each output resamples and encodes on another, so a large output's encode
+/// overlaps everything else. The bytes are the same at any thread count.
 struct RenderExecutor: Sendable {
     let decoder: any RowDecoder
     let plans: [RenderPlan]
@@ -118,11 +118,15 @@ struct RenderExecutor: Sendable {
         let group = DispatchGroup()
         for (p, pass) in passes.enumerated() {
             let pipes = lanes.filter { $0.pass == p }.map(\.pipe)
+            // Bands are attached before any thread starts, and only read once the pass's
+            // decode (which waits for its bottom part) has closed the pipes.
+            let banded = bandedHalves(pass, sinks: pass.outputs.map { sinks[$0]! })
             DispatchQueue(label: "imgscale.decode").async(group: group) { [self] in
                 do {
-                    let info = try decodeRows(pass.window, shrink: pass.shrink,
-                                              begin: { region in pipes.forEach { $0.begin(region) } },
-                                              rows: { chunk in try ChunkPipe.broadcast(chunk, to: pipes) })
+                    let begin = { (region: DecodedRegion) in pipes.forEach { $0.begin(region) } }
+                    let rows = { (chunk: RowChunk) in try ChunkPipe.broadcast(chunk, to: pipes) }
+                    let info = try banded.map { try RenderExecutor.decode($0.halves, bands: $0.bands, begin: begin, rows: rows) }
+                        ?? decodeRows(pass.window, shrink: pass.shrink, begin: begin, rows: rows)
                     state.withLock { $0.decoded[p] = info }
                 } catch {
                     state.withLock { $0.add(error) }
@@ -206,12 +210,43 @@ struct RenderExecutor: Sendable {
         return (try plan.operation.apply(Orienter.upright(collector.image, plan.orientation)), decoded)
     }
 
+    /// A pass split where the decoder can split its window, at the middle row: each
+    /// output's rows below the first whose filter window reaches the bottom part are made
+    /// by a `LowerBand` on the bottom part's thread, which starts decoding at the first
+    /// row those windows read. Nil (and no bands attached) when a member has no resampler,
+    /// a band would be empty, or the decoder cannot split there.
+    private func bandedHalves(_ pass: Pass, sinks: [OutputSink]) -> (halves: RegionHalves, bands: [LowerBand])? {
+        guard concurrent && splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
+              window.height >= 32 else { return nil }
+        let split = window.y + window.height / 2
+        var bands: [LowerBand] = []
+        for sink in sinks {
+            guard let resample = sink.plan.resample, let band = LowerBand(resample, window: window, split: split) else { return nil }
+            bands.append(band)
+        }
+        // Nearest's windows skip rows, so the lower band may read nothing above the split.
+        let overlap = max(0, split - bands.map(\.firstSourceRow).min()!)
+        guard let halves = decoder.halves(of: window, shrink: pass.shrink, options: options, split: split, overlap: overlap)
+        else { return nil }
+        for (sink, band) in zip(sinks, bands) { sink.lowerBand = band }
+        return (halves, bands)
+    }
+
+    /// Whether the bottom half of `region` may wait in memory while the top streams: it
+    /// must stay small next to streaming's footprint, at most 4 MiB of RGB rows (a 12 MP
+    /// photo shrunk 1/2 is 3.4 MiB). Larger regions are split with bands instead.
+    private static func buffers(_ region: Rect) -> Bool {
+        // A region is asked for, not yet clipped to the image: no product may overflow.
+        (1...1 << 16).contains(region.width) && (1...1 << 16).contains(region.height)
+            && region.width * (region.height / 2 + 1) * 3 <= 4 << 20
+    }
+
     /// `window`'s rows at 1/`shrink`, split in two halves decoded at once when there is a
     /// core to spare and the decoder can split the window, else with a thread lent to
     /// the decoder when there is a core to spare.
     private func decodeRows(_ window: Rect?, shrink: Int, begin: (DecodedRegion) throws -> Void,
                             rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        if concurrent && splitRegions && decoder.capabilities.splitsRegions, let window,
+        if concurrent && splitRegions && decoder.capabilities.splitsRegions, let window, RenderExecutor.buffers(window),
            let halves = decoder.halves(of: window, shrink: shrink, options: options) {
             return try RenderExecutor.decode(halves, begin: begin, rows: rows)
         }
@@ -235,13 +270,55 @@ struct RenderExecutor: Sendable {
                         split: Bool) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
         let info: ImageInfo
-        if split, let region, let halves = decoder.halves(of: region, shrink: shrink, options: options) {
+        if split, let region, buffers(region), let halves = decoder.halves(of: region, shrink: shrink, options: options) {
             info = try decode(halves, begin: { collector.begin($0) }, rows: { collector.add($0) })
         } else {
             info = try decoder.decode(region: region, shrink: shrink, options: options,
                                       begin: { collector.begin($0) }, rows: { collector.add($0) })
         }
         return (collector.image, collector.region.rect, info)
+    }
+
+    /// The bottom part decodes on another thread straight into each output's lower band
+    /// while the top part streams; the bands are complete when this returns.
+    static func decode(_ halves: RegionHalves, bands: [LowerBand], begin: (DecodedRegion) throws -> Void,
+                       rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        var lowerRegion: DecodedRegion? = nil
+        var lowerError: Error? = nil
+        var lowerWarnings: [String] = []
+        let work = DispatchWorkItem {
+            do {
+                lowerWarnings = try halves.decodeBottom({ region in
+                    lowerRegion = region
+                    bands.forEach { $0.begin(region) }
+                }, { chunk in bands.forEach { $0.add(chunk) } }).warnings
+            } catch {
+                lowerError = error
+            }
+        }
+        DispatchQueue.global().async(execute: work)
+        var upper: DecodedRegion? = nil
+        var info: ImageInfo
+        do {
+            info = try halves.decodeTop({ region in
+                upper = region
+                var whole = region.rect
+                whole.height = halves.bottom.maxY - whole.y
+                try begin(DecodedRegion(rect: whole, channels: region.channels))
+            }, rows)
+        } catch {
+            work.wait()
+            throw error
+        }
+        work.wait()
+        if let lowerError { throw lowerError }
+        info.warnings += lowerWarnings.filter { !info.warnings.contains($0) }
+        guard let upper, let got = lowerRegion, got.channels == upper.channels, got.rect.x == upper.rect.x,
+              got.rect.width == upper.rect.width, got.rect.y == halves.bottom.y, got.rect.maxY == halves.bottom.maxY,
+              upper.rect.maxY == halves.top.maxY, bands.allSatisfy(\.isComplete) else {
+            throw DecodeError.inconsistentHalves
+        }
+        return info
     }
 
     /// The bottom half decodes on another thread into a buffer while the top half

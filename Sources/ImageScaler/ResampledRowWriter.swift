@@ -1,5 +1,6 @@
 /// Hands a `RowResampler`'s finished output rows to a `RowEncoder` as they appear,
-/// each row once and in order, so encoding overlaps decoding. The encoder is made on
+/// each row once and in order, so encoding overlaps decoding (from a band's resampler
+/// once the rows above it are written). The encoder is made on
 /// the first rows, when the channel count is known.
 final class ResampledRowWriter {
     private let format: ImageFormat
@@ -19,7 +20,7 @@ final class ResampledRowWriter {
         if encoder == nil {
             encoder = try format.encoder(width: target.width, height: target.height, channels: resampler.channels, options: options)
         }
-        guard resampler.rowsDone > written, let encoder else { return }
+        guard resampler.rowsDone > written, written >= resampler.outputRows.lowerBound, let encoder else { return }
         try encoder.write(resampler.outputRow(written), count: resampler.rowsDone - written,
                           bytesPerRow: target.width * resampler.channels)
         written = resampler.rowsDone

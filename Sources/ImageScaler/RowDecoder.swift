@@ -18,9 +18,10 @@ protocol RowDecoder: Sendable {
     func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo
 
-    /// `region` as a top and a bottom part that decode independently and together give
-    /// the rows `decode` would; nil when this file cannot be split there.
-    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves?
+    /// `region` as a top part, its rows above `split`, and a bottom part from `overlap`
+    /// rows above `split` to its end, that decode independently and give the rows
+    /// `decode` would; nil when this file cannot be split there.
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves?
 }
 
 extension RowDecoder {
@@ -29,10 +30,16 @@ extension RowDecoder {
         try decode(region: region, shrink: shrink, options: options, begin: begin, rows: rows)
     }
 
-    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? { nil }
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? { nil }
+
+    /// `region` split at its middle row, the parts not overlapping.
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
+        halves(of: region, shrink: shrink, options: options, split: region.y + region.height / 2, overlap: 0)
+    }
 }
 
 /// Two parts of a region, each decoded by its own call, for the executor to run at once.
+/// `bottom` starts at or above `top`'s end (rows both deliver are the same pixels).
 struct RegionHalves: Sendable {
     typealias Decode = @Sendable ((DecodedRegion) throws -> Void, (RowChunk) throws -> Void) throws -> ImageInfo
     let top: Rect

@@ -7,12 +7,20 @@
 /// filter's widest window) are kept. Rows outside the vertical window are ignored.
 /// Output equals `Resampler.resample`.
 ///
-/// Output rows `0 ..< rowsDone` are final, straight-alpha `PixelBuffer` rows and may be
-/// read through `outputRow(_:)` from another thread while later rows are being made.
+/// A resampler may make only a band of the output rows (`outputRows`): two bands over
+/// the same region, fed its top and bottom parts, make the rows one would, bit for bit,
+/// each reading only the source rows its own windows cover.
+///
+/// Output rows `outputRows.lowerBound ..< rowsDone` are final, straight-alpha
+/// `PixelBuffer` rows and may be read through `outputRow(_:)` from another thread while
+/// later rows are being made.
 final class RowResampler {
     let source: Size
     let channels: Int
     let target: Size
+    /// The output rows this resampler makes.
+    let outputRows: Range<Int>
+    /// The source rows (from the region's top) they read; others are ignored.
     let rows: Range<Int>
     private let horizontal: ResampleWeights?
     /// `horizontal` for the multiply-add kernel (nil: the plain one).
@@ -32,8 +40,8 @@ final class RowResampler {
     private let weightScratch: UnsafeMutablePointer<Double>
     private let output: UnsafeMutablePointer<UInt8>
     private var received = 0
-    /// Output rows finished so far.
-    private(set) var rowsDone = 0
+    /// One past the last output row finished so far.
+    private(set) var rowsDone: Int
 
     /// Resamples `rect` (in the image's coordinates) to `target`, fed the rows of
     /// `region`, the part of the image a decoder delivers (the whole image by default);
@@ -42,7 +50,8 @@ final class RowResampler {
         self.init(region: Rect(size: source), channels: channels, rect: rect, target: target, filter: filter)
     }
 
-    init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear) {
+    /// Makes only `band` of the output rows when given.
+    init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear, band: Range<Int>? = nil) {
         precondition(target.width > 0 && target.height > 0, "empty target")
         precondition(rect.width > 0 && rect.height > 0, "empty source rect")
         let (needH, needV) = RowResampler.passes(region: region, rect: rect, target: target)
@@ -57,7 +66,11 @@ final class RowResampler {
                                              outSize: target.width, filter: filter) : nil
         packed = horizontal.flatMap { Resampler.packWeights($0, channels: channels) }
         premultiplies = (channels == 2 || channels == 4) && filter.premultiplies
-        rows = needV ? vertical.span : 0..<source.height
+        let band = band ?? 0..<target.height
+        precondition(band.lowerBound >= 0 && band.upperBound <= target.height && !band.isEmpty, "band outside the output")
+        outputRows = band
+        rowsDone = band.lowerBound
+        rows = needV ? RowResampler.sourceRows(of: band, vertical) : band
         tempWidth = needH ? target.width : source.width
         // Output row y reads window rows first[y] ..< first[y] + count[y], count <= taps,
         // and is made as soon as its last row arrives; windows only move down. So when
@@ -70,7 +83,7 @@ final class RowResampler {
         let lazyTaps = needV && !vertical.isTabled ? vertical.taps : 1
         columnWeights = .allocate(capacity: lazyTaps)
         weightScratch = .allocate(capacity: lazyTaps)
-        output = .allocate(capacity: target.width * target.height * channels)
+        output = .allocate(capacity: target.width * band.count * channels)
     }
 
     deinit {
@@ -81,6 +94,25 @@ final class RowResampler {
         scratch.deallocate()
         columnWeights.deallocate()
         weightScratch.deallocate()
+    }
+
+    /// The source rows the windows of output rows `band` cover.
+    private static func sourceRows(of band: Range<Int>, _ vertical: ResampleWeights) -> Range<Int> {
+        var end = 0
+        for y in band { end = max(end, Int(vertical.first[y] + vertical.count[y])) }
+        return Int(vertical.first[band.lowerBound])..<end
+    }
+
+    /// The first output row whose window reaches source row `row` or below (counted from
+    /// the region's top) - where a band fed only the rows above `row` must stop - and the
+    /// first source row any later output row reads, from which the band below must be fed.
+    static func split(region: Rect, rect: SamplingRect, target: Size, filter: ResampleFilter, at row: Int) -> (output: Int, from: Int) {
+        guard RowResampler.passes(region: region, rect: rect, target: target).vertical else { return (row, row) }
+        let v = ResampleWeights(inSize: region.height, offset: region.y, start: rect.y, length: rect.height,
+                                outSize: target.height, filter: filter)
+        var y = 0
+        while y < target.height && Int(v.first[y] + v.count[y]) <= row { y += 1 }
+        return (y, y < target.height ? Int(v.first[y]) : row)
     }
 
     /// Which passes change anything: a pass mapping the whole axis onto the same size
@@ -122,16 +154,22 @@ final class RowResampler {
 
     /// Output row `y`; valid once `rowsDone > y`.
     func outputRow(_ y: Int) -> UnsafePointer<UInt8> {
-        UnsafePointer(output + y * target.width * channels)
+        UnsafePointer(output + (y - outputRows.lowerBound) * target.width * channels)
     }
 
-    /// The finished output. Every source row of the window must have been added.
-    func finish() -> PixelBuffer {
-        precondition(rowsDone == target.height, "source rows missing")
-        let count = target.width * target.height * channels
-        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
-            buf.baseAddress!.update(from: output, count: count)
-            initialized = count
+    /// The finished output: this resampler's rows, then `below`'s, which must together
+    /// be every row. Every source row of the windows must have been added.
+    func finish(below: RowResampler? = nil) -> PixelBuffer {
+        let bands = [self] + (below.map { [$0] } ?? [])
+        precondition(bands.allSatisfy { $0.rowsDone == $0.outputRows.upperBound }, "source rows missing")
+        precondition(outputRows.lowerBound == 0 && (below?.outputRows.upperBound ?? outputRows.upperBound) == target.height
+                     && below.map { $0.outputRows.lowerBound == outputRows.upperBound } ?? true, "bands do not cover the output")
+        let rowBytes = target.width * channels
+        let pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * target.height) { buf, initialized in
+            for band in bands {
+                (buf.baseAddress! + band.outputRows.lowerBound * rowBytes).update(from: band.output, count: band.outputRows.count * rowBytes)
+            }
+            initialized = rowBytes * target.height
         }
         return PixelBuffer(width: target.width, height: target.height, channels: channels, pixels: pixels)
     }
@@ -139,9 +177,9 @@ final class RowResampler {
     /// Makes every output row whose source rows have all arrived.
     private func emitReadyRows() {
         let rowBytes = tempWidth * channels
-        while rowsDone < target.height {
+        while rowsDone < outputRows.upperBound {
             let y = rowsDone
-            let out = output + y * rowBytes
+            let out = output + (y - outputRows.lowerBound) * rowBytes
             if needV {
                 let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
                 guard first + count <= received else { return }
@@ -155,8 +193,8 @@ final class RowResampler {
                     Resampler.convolveColumn(rowPointers, rowBytes: rowBytes, count: count, weights: columnWeights, into: out)
                 }
             } else {
-                guard y < received else { return }
-                out.update(from: temp + y % ring * rowBytes, count: rowBytes)
+                guard y - rows.lowerBound < received else { return }
+                out.update(from: temp, count: rowBytes)
             }
             if premultiplies { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
             rowsDone += 1

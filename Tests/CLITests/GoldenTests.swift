@@ -96,6 +96,17 @@ final class GoldenTests: XCTestCase {
                     XCTAssertEqual(Set(outputs).count, 1, "\(name) \(op) \(format)")
                 }
             }
+            // Each filter reaches across the split by its own window (nearest skips rows).
+            for filter in ResampleFilter.allCases {
+                for op in [ImageOperation.fit(Size(width: 97, height: 1000)), .fill(Size(width: 50, height: 300), from: nil, origin: .topLeft, gravity: .centre)] {
+                    let outputs = try Self.threadings.map { settings -> [UInt8] in
+                        var settings = settings
+                        settings.filter = filter
+                        return try op.render(data, as: .png, settings: settings).bytes
+                    }
+                    XCTAssertEqual(Set(outputs).count, 1, "\(name) \(op) \(filter)")
+                }
+            }
         }
     }
 

@@ -95,6 +95,43 @@ final class ResamplerTests: XCTestCase {
         XCTAssertEqual(out.pixels, [15, 25])
     }
 
+    /// The executor's split decode: a top band fed the rows above a split and a lower
+    /// band (over the same region) fed from the first row its windows read give the rows
+    /// of one resampler, bit for bit, for every filter, shrinking and enlarging, regions
+    /// at an offset, alpha or not, and every split row.
+    func testBandsSplitAnywhereEqualOneResampler() {
+        var seed: UInt32 = 5
+        for filter in ResampleFilter.allCases {
+            for (height, outHeight, channels) in [(40, 9, 3), (37, 37, 4), (23, 61, 3), (100, 7, 2), (64, 64, 1)] {
+                let width = 13
+                let region = Rect(x: 0, y: 11, width: width, height: height)
+                let rect = SamplingRect(x: 1.5, y: 11.25, width: 11, height: Double(height) - 0.5)
+                let target = Size(width: 5, height: outHeight)
+                let pixels = (0..<width * height * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
+                let one = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter)
+                pixels.withUnsafeBufferPointer { p in
+                    for y in 0..<height { one.add(row: y, p.baseAddress! + y * width * channels) }
+                }
+                let whole = one.finish()
+                for split in 1..<height {
+                    let (first, from) = RowResampler.split(region: region, rect: rect, target: target, filter: filter, at: split)
+                    guard first > 0, first < outHeight else { continue }
+                    let top = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter, band: 0..<first)
+                    let lower = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter,
+                                             band: first..<outHeight)
+                    pixels.withUnsafeBufferPointer { p in
+                        for y in 0..<split { top.add(row: y, p.baseAddress! + y * width * channels) }
+                        // Nearest's windows skip rows: the lower band may start below the split.
+                        for y in min(from, split)..<height { lower.add(row: y, p.baseAddress! + y * width * channels) }
+                    }
+                    XCTAssertEqual(top.rowsDone, first)
+                    XCTAssertEqual(lower.rowsDone, outHeight)
+                    XCTAssertEqual(top.finish(below: lower), whole, "\(filter) \(height)->\(outHeight) x\(channels) split \(split)")
+                }
+            }
+        }
+    }
+
     func testFillOutputIsExactlyTheTarget() throws {
         let image = try Fixtures.image("gradient-rgb-odd-37x23.png")
         for w in 1...30 {

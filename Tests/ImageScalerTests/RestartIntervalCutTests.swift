@@ -116,6 +116,10 @@ final class RestartIntervalCutTests: XCTestCase {
             XCTAssertNotNil(RestartIntervalCut(broken, region: Rect(x: 0, y: 0, width: 630, height: 200), margin: 0))
             XCTAssertThrowsError(try split(broken))
             XCTAssertThrowsError(try JPEGCodec.decode(broken, options: DecodeOptions(), region: region))
+            // The render's split, whose bottom part resamples its own band, fails the same way.
+            var settings = RenderSettings()
+            settings.threads = 2
+            XCTAssertThrowsError(try ImageOperation.fit(Size(width: 300, height: 300)).render(broken, as: .png, settings: settings))
         }
     }
 

@@ -18,8 +18,8 @@ final class SharedDecodeTests: XCTestCase {
             return try inner.decode(region: region, shrink: shrink, options: options, begin: begin, rows: rows)
         }
 
-        func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
-            let h = inner.halves(of: region, shrink: shrink, options: options)
+        func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
+            let h = inner.halves(of: region, shrink: shrink, options: options, split: split, overlap: overlap)
             if h != nil { count.withLock { $0 += 1 } }
             return h
         }
