@@ -23,10 +23,16 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let fill = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
         _ = try? fill.render(bytes, as: .jpeg, decode: options)
     }
+    // Two threads: a split decode whose bottom part resamples its own band of rows.
+    var threaded = RenderSettings()
+    threaded.threads = 2
+    _ = try? ImageOperation.fit(Size(width: 17, height: 200)).render(bytes, as: .png, decode: options, settings: threaded)
     // Damage decoded through instead of refused: libjpeg's recovery paths.
     var tolerant = options
     tolerant.failOn = .none
     _ = try? ImageOperation.fill(Size(width: 9, height: 9), from: nil, origin: .topLeft, gravity: .centre).render(bytes, as: .png, decode: tolerant)
+    _ = try? ImageOperation.fill(Size(width: 9, height: 30), from: nil, origin: .topLeft, gravity: .centre)
+        .render(bytes, as: .png, decode: tolerant, settings: threaded)
     var settings = RenderSettings()
     settings.keepMetadata = true
     var srgb = options
