@@ -283,6 +283,39 @@ struct RenderExecutor: Sendable {
     /// while the top part streams; the bands are complete when this returns.
     static func decode(_ halves: RegionHalves, bands: [LowerBand], begin: (DecodedRegion) throws -> Void,
                        rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        let (info, _) = try decodeParts(halves, lowerBegin: { region in bands.forEach { $0.begin(region) } },
+                                        lowerRows: { chunk in bands.forEach { $0.add(chunk) } }, begin: begin, rows: rows)
+        guard bands.allSatisfy(\.isComplete) else { throw DecodeError.inconsistentHalves }
+        return info
+    }
+
+    /// The bottom half decodes on another thread into a buffer while the top half
+    /// streams; then the buffered rows follow.
+    static func decode(_ halves: RegionHalves, begin: (DecodedRegion) throws -> Void,
+                       rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        guard halves.bottom.y == halves.top.maxY else { throw DecodeError.inconsistentHalves }  // rows would repeat
+        var lower = RowCollector()
+        let (info, upper) = try decodeParts(halves, lowerBegin: { lower.begin($0) }, lowerRows: { lower.add($0) },
+                                            begin: begin, rows: rows)
+        let got = lower.region
+        let bytesPerRow = got.rect.width * got.channels
+        let image = lower.image
+        try image.pixels.withUnsafeBufferPointer { pixels in
+            for y in stride(from: 0, to: got.rect.height, by: 16) {
+                try rows(RowChunk(firstRow: upper.rect.height + y, count: min(16, got.rect.height - y), bytesPerRow: bytesPerRow,
+                                  pixels: pixels.baseAddress! + y * bytesPerRow))
+            }
+        }
+        return info
+    }
+
+    /// The bottom part decodes on another thread into `lowerBegin`/`lowerRows` while the
+    /// top part streams to `begin` (announced as the whole region) and `rows`; then both
+    /// parts must have delivered the same columns and their own rows. Returns the header
+    /// with both parts' warnings, and what the top part delivered.
+    private static func decodeParts(_ halves: RegionHalves, lowerBegin: @escaping (DecodedRegion) -> Void,
+                                    lowerRows: @escaping (RowChunk) -> Void, begin: (DecodedRegion) throws -> Void,
+                                    rows: (RowChunk) throws -> Void) throws -> (ImageInfo, DecodedRegion) {
         var lowerRegion: DecodedRegion? = nil
         var lowerError: Error? = nil
         var lowerWarnings: [String] = []
@@ -290,8 +323,8 @@ struct RenderExecutor: Sendable {
             do {
                 lowerWarnings = try halves.decodeBottom({ region in
                     lowerRegion = region
-                    bands.forEach { $0.begin(region) }
-                }, { chunk in bands.forEach { $0.add(chunk) } }).warnings
+                    lowerBegin(region)
+                }, lowerRows).warnings
             } catch {
                 lowerError = error
             }
@@ -307,6 +340,8 @@ struct RenderExecutor: Sendable {
                 try begin(DecodedRegion(rect: whole, channels: region.channels))
             }, rows)
         } catch {
+            // The other part reads the same data and the caller's state: it must end
+            // first (and libdispatch allows one wait per work item).
             work.wait()
             throw error
         }
@@ -315,59 +350,9 @@ struct RenderExecutor: Sendable {
         info.warnings += lowerWarnings.filter { !info.warnings.contains($0) }
         guard let upper, let got = lowerRegion, got.channels == upper.channels, got.rect.x == upper.rect.x,
               got.rect.width == upper.rect.width, got.rect.y == halves.bottom.y, got.rect.maxY == halves.bottom.maxY,
-              upper.rect.maxY == halves.top.maxY, bands.allSatisfy(\.isComplete) else {
+              upper.rect.maxY == halves.top.maxY else {
             throw DecodeError.inconsistentHalves
         }
-        return info
-    }
-
-    /// The bottom half decodes on another thread into a buffer while the top half
-    /// streams; then the buffered rows follow. Both halves have the same columns, so
-    /// they deliver the same column range.
-    static func decode(_ halves: RegionHalves, begin: (DecodedRegion) throws -> Void,
-                       rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        var lower = RowCollector()
-        var lowerError: Error? = nil
-        var lowerWarnings: [String] = []
-        let work = DispatchWorkItem {
-            do {
-                lowerWarnings = try halves.decodeBottom({ lower.begin($0) }, { lower.add($0) }).warnings
-            } catch {
-                lowerError = error
-            }
-        }
-        DispatchQueue.global().async(execute: work)
-        var upper: DecodedRegion? = nil
-        var info: ImageInfo
-        do {
-            info = try halves.decodeTop({ region in
-                upper = region
-                var whole = region.rect
-                whole.height += halves.bottom.height
-                try begin(DecodedRegion(rect: whole, channels: region.channels))
-            }, rows)
-        } catch {
-            // The other half reads the same data and `lower`: it must end first (and
-            // libdispatch allows one wait per work item).
-            work.wait()
-            throw error
-        }
-        work.wait()
-        if let lowerError { throw lowerError }
-        info.warnings += lowerWarnings.filter { !info.warnings.contains($0) }
-        let got = lower.region
-        guard let upper, got.channels == upper.channels, got.rect.x == upper.rect.x, got.rect.width == upper.rect.width,
-              got.rect.y == upper.rect.maxY, got.rect.height == halves.bottom.height else {
-            throw DecodeError.inconsistentHalves
-        }
-        let bytesPerRow = got.rect.width * got.channels
-        let image = lower.image
-        try image.pixels.withUnsafeBufferPointer { pixels in
-            for y in stride(from: 0, to: got.rect.height, by: 16) {
-                try rows(RowChunk(firstRow: upper.rect.height + y, count: min(16, got.rect.height - y), bytesPerRow: bytesPerRow,
-                                  pixels: pixels.baseAddress! + y * bytesPerRow))
-            }
-        }
-        return info
+        return (info, upper)
     }
 }
