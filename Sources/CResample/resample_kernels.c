@@ -98,43 +98,50 @@ static void row_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch,
     }
 }
 
-/* Four taps per step with 16-bit multiply-adds: each lane of the 256-bit register
- * holds two neighbouring pixels' channels side by side (c of pixel t, c of pixel t+1),
- * so one madd gives every channel's two products summed, for two pixel pairs. Weights
- * are split as w = hi * 2^15 + lo (see resample_pack_row_weights), both halves fit 16
- * bits, and lo-sum + (hi-sum << 15) is the very integer the 32-bit kernels add up. */
+/* Two output pixels at once, one per 128-bit lane, two taps per step, with 16-bit
+ * multiply-adds: a lane holds its pixel's two source pixels' channels side by side
+ * (c of tap t, c of tap t+1), so one madd gives each channel's two products summed, and
+ * at the end each lane holds its output pixel's four sums - no reduction across lanes.
+ * Weights are split as w = hi * 2^15 + lo (see resample_pack_row_weights), both halves
+ * fit 16 bits, and lo-sum + (hi-sum << 15) is the very integer the 32-bit kernels add. */
 __attribute__((target("avx2")))
 static void row_madd_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
                           const int32_t *count, const int32_t *coeffs, const int32_t *packed, int taps,
                           int out_size, int bits) {
-    const int groups = (taps + 3) / 4;
+    const int pairs = (taps + 1) / 2;
     const __m256i spread = ch == 3
         ? _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
-                           6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1)
+                           0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1)
         : _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
-                           8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
-    const __m128i half = _mm_set1_epi32(1 << (bits - 1));
-    for (int x = 0; x < out_size; x++) {
-        const int used = (count[x] + 3) / 4;
-        /* The last group's 16-byte load reaches past the window (where the weights are
-         * zero), but never past the row. */
-        if ((size_t)first[x] * ch + (size_t)(used - 1) * 4 * ch + 16 > src_bytes) {
-            row_scalar(src, dst, ch, first, count, coeffs, taps, x, x + 1, bits);
+                           0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
+    const __m256i half = _mm256_set1_epi32(1 << (bits - 1));
+    int x = 0;
+    for (; x + 2 <= out_size; x += 2) {
+        const int a = (count[x] + 1) / 2, b = (count[x + 1] + 1) / 2;
+        const int used = a > b ? a : b;
+        /* Each step loads 8 bytes per pixel; past a window the weights are zero, but no
+         * load may pass the row's end. */
+        const size_t reach = (size_t)(used - 1) * 2 * ch + 8;
+        if ((size_t)first[x] * ch + reach > src_bytes || (size_t)first[x + 1] * ch + reach > src_bytes) {
+            row_scalar(src, dst, ch, first, count, coeffs, taps, x, x + 2, bits);
             continue;
         }
-        const uint8_t *p = src + (size_t)first[x] * ch;
-        const __m256i *w = (const __m256i *)(packed + (size_t)x * groups * 16);
+        const uint8_t *p = src + (size_t)first[x] * ch, *q = src + (size_t)first[x + 1] * ch;
+        const __m256i *w = (const __m256i *)(packed + (size_t)(x / 2) * pairs * 16);
         __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
-        for (int g = 0; g < used; g++, p += 4 * ch, w += 2) {
-            __m256i px = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p)), spread);
+        for (int k = 0; k < used; k++, p += 2 * ch, q += 2 * ch, w += 2) {
+            __m256i two = _mm256_setr_m128i(_mm_loadl_epi64((const __m128i *)p), _mm_loadl_epi64((const __m128i *)q));
+            __m256i px = _mm256_shuffle_epi8(two, spread);
             lo = _mm256_add_epi32(lo, _mm256_madd_epi16(px, _mm256_loadu_si256(w)));
             hi = _mm256_add_epi32(hi, _mm256_madd_epi16(px, _mm256_loadu_si256(w + 1)));
         }
-        __m256i both = _mm256_add_epi32(lo, _mm256_slli_epi32(hi, 15));
-        __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
-        sum = _mm_srai_epi32(_mm_add_epi32(sum, half), bits);
-        store_pixel(dst + (size_t)x * ch, _mm_cvtsi128_si32(_mm_packus_epi16(_mm_packs_epi32(sum, sum), sum)), ch);
+        __m256i sum = _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(lo, _mm256_slli_epi32(hi, 15)), half), bits);
+        /* Signed then unsigned saturation, within each lane: exactly the clamp to 0-255. */
+        __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(sum, sum), sum);
+        store_pixel(dst + (size_t)x * ch, _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes)), ch);
+        store_pixel(dst + (size_t)(x + 1) * ch, _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1)), ch);
     }
+    if (x < out_size) row_scalar(src, dst, ch, first, count, coeffs, taps, x, out_size, bits);
 }
 
 __attribute__((target("avx2")))
@@ -180,32 +187,39 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
 }
 
 size_t resample_packed_count(int taps, int out_size) {
-    return (size_t)out_size * (size_t)((taps + 3) / 4) * 16;
+    return (size_t)((out_size + 1) / 2) * (size_t)((taps + 1) / 2) * 16;
 }
 
 int resample_pack_row_weights(const int32_t *count, const int32_t *coeffs, int taps, int out_size, int32_t *packed) {
-    const int groups = (taps + 3) / 4;
+    const int pairs = (taps + 1) / 2;
     for (int x = 0; x < out_size; x++) {
-        for (int g = 0; g < groups; g++) {
-            int32_t *v = packed + ((size_t)x * groups + g) * 16;
-            for (int pair = 0; pair < 2; pair++) {
-                uint32_t lo = 0, hi = 0;
-                for (int j = 0; j < 2; j++) {
-                    const int t = g * 4 + pair * 2 + j;
-                    const int32_t w = t < count[x] ? coeffs[(size_t)x * taps + t] : 0;
-                    /* An arithmetic shift: hi carries the sign, lo is 0-32767. */
-                    const int32_t h = w >= 0 ? w / 32768 : -((-(int64_t)w + 32767) / 32768);
-                    if (h < -32768 || h > 32767) return -1;
-                    lo |= (uint32_t)(uint16_t)(w - h * 32768) << (16 * j);
-                    hi |= (uint32_t)(uint16_t)h << (16 * j);
-                }
-                for (int i = 0; i < 4; i++) {
-                    v[pair * 4 + i] = (int32_t)lo;
-                    v[8 + pair * 4 + i] = (int32_t)hi;
-                }
+        for (int k = 0; k < pairs; k++) {
+            /* Pixel x's lane in its pair's vectors: the low lane for even x. */
+            int32_t *v = packed + ((size_t)(x / 2) * pairs + k) * 16 + (x % 2) * 4;
+            uint32_t lo = 0, hi = 0;
+            for (int j = 0; j < 2; j++) {
+                const int t = 2 * k + j;
+                const int32_t w = t < count[x] ? coeffs[(size_t)x * taps + t] : 0;
+                /* Floor division: hi carries the sign, lo is 0-32767. */
+                const int32_t h = w >= 0 ? w / 32768 : -(int32_t)((-(int64_t)w + 32767) / 32768);
+                if (h < -32768 || h > 32767) return -1;
+                lo |= (uint32_t)(uint16_t)(w - h * 32768) << (16 * j);
+                hi |= (uint32_t)(uint16_t)h << (16 * j);
+            }
+            for (int i = 0; i < 4; i++) {
+                v[i] = (int32_t)lo;
+                v[8 + i] = (int32_t)hi;
             }
         }
     }
+    /* An odd last pixel's partner lane stays zero (it is computed by the scalar code). */
+    if (out_size % 2)
+        for (int k = 0; k < pairs; k++)
+            for (int i = 0; i < 4; i++) {
+                int32_t *v = packed + ((size_t)(out_size / 2) * pairs + k) * 16 + 4;
+                v[i] = 0;
+                v[8 + i] = 0;
+            }
     return 0;
 }
 

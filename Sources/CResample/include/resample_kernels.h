@@ -17,9 +17,9 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
                   int taps, int out_size, int bits);
 
 /* The horizontal weights again for the faster AVX2 kernel of resample_row_packed,
- * made once per axis: per output pixel, per group of four taps, two 8-lane vectors of
- * 16-bit weight pairs, the low 15 bits of each weight and the rest (w = hi * 2^15 +
- * lo), zero past count[x]. `packed` holds resample_packed_count(taps, out_size) int32s.
+ * made once per axis: per pair of output pixels, per pair of taps, two 8-lane vectors
+ * of 16-bit weight pairs (one 128-bit lane per pixel), the low 15 bits of each weight
+ * and the rest (w = hi * 2^15 + lo), zero past count[x]. `packed` holds resample_packed_count(taps, out_size) int32s.
  * Returns -1 (and the packed weights must not be used) when a weight needs more than
  * 31 bits. */
 size_t resample_packed_count(int taps, int out_size);
