@@ -21,23 +21,10 @@ final class HEIFEncoder: RowEncoder {
     }
 
     func finish() throws -> [UInt8] {
-        guard collector.isComplete else { throw EncodeError.incomplete(rows: collector.rows, of: collector.height) }
         var settings = cheif_encode_options(av1: format == .avif ? 1 : 0, quality: Int32(options.quality ?? 50),
                                             speed: Int32(9 - min(options.effort ?? 4, 9)))
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var size = 0
-        var message = ShimMessage()
-        let (width, height, channels) = (collector.width, collector.height, collector.channels)
-        let status = collector.pixels.withUnsafeBufferPointer { p in
-            options.withMetadata { i, e, x in
-                message.with {
-                    cheif_encode(p.baseAddress, UInt32(width), UInt32(height), Int32(channels), width * channels, &settings,
-                                 i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, &out, &size, $0, $1)
-                }
-            }
-        }
-        guard status == 0, let bytes = out else { throw EncodeError.failed(format, message.text) }
-        defer { cheif_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
+        return try collector.encode(as: format, metadata: options, { p, w, h, c, stride, i, e, x, out, size, m, n in
+            cheif_encode(p, w, h, c, stride, &settings, i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, out, size, m, n)
+        }, free: { cheif_free($0) })
     }
 }

@@ -42,4 +42,29 @@ final class RGBRows {
         }
         rows += n
     }
+
+    /// The picture through a whole-picture C encoder (`call`, given the pixels, their
+    /// size, channels and stride, `options`' ICC, EXIF and XMP, where to put its malloc'd
+    /// output and room for its message), the output copied out and released by `free`.
+    /// A failure is `format`'s, in the library's words. Every row must have been added.
+    func encode(as format: ImageFormat, metadata options: EncodeOptions,
+                _ call: (UnsafePointer<UInt8>?, UInt32, UInt32, Int32, Int,
+                         UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>,
+                         UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+                         UnsafeMutablePointer<CChar>, Int) -> Int32,
+                free: (UnsafeMutablePointer<UInt8>) -> Void) throws -> [UInt8] {
+        guard isComplete else { throw EncodeError.incomplete(rows: rows, of: height) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = ShimMessage()
+        let (width, height, channels) = (self.width, self.height, self.channels)
+        let status = pixels.withUnsafeBufferPointer { p in
+            options.withMetadata { i, e, x in
+                message.with { call(p.baseAddress, UInt32(width), UInt32(height), Int32(channels), width * channels, i, e, x, &out, &size, $0, $1) }
+            }
+        }
+        guard status == 0, let bytes = out else { throw EncodeError.failed(format, message.text) }
+        defer { free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
 }

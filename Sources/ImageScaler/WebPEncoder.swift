@@ -18,23 +18,10 @@ final class WebPEncoder: RowEncoder {
     }
 
     func finish() throws -> [UInt8] {
-        guard collector.isComplete else { throw EncodeError.incomplete(rows: collector.rows, of: collector.height) }
         var settings = cwebp_encode_options(quality: Int32(options.quality ?? 80), method: Int32(min(options.effort ?? 4, 6)),
                                             lossless: options.lossless ? 1 : 0)
-        var out: UnsafeMutablePointer<UInt8>? = nil
-        var size = 0
-        var message = ShimMessage()
-        let (width, height, channels) = (collector.width, collector.height, collector.channels)
-        let status = collector.pixels.withUnsafeBufferPointer { p in
-            options.withMetadata { i, e, x in
-                message.with {
-                    cwebp_encode(p.baseAddress, UInt32(width), UInt32(height), Int32(channels), width * channels, &settings,
-                                 i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, &out, &size, $0, $1)
-                }
-            }
-        }
-        guard status == 0, let bytes = out else { throw EncodeError.failed(.webp, message.text) }
-        defer { cwebp_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
+        return try collector.encode(as: .webp, metadata: options, { p, w, h, c, stride, i, e, x, out, size, m, n in
+            cwebp_encode(p, w, h, c, stride, &settings, i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, out, size, m, n)
+        }, free: { cwebp_free($0) })
     }
 }
