@@ -144,6 +144,62 @@ static void row_madd_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, in
     if (x < out_size) row_scalar(src, dst, ch, first, count, coeffs, taps, x, out_size, bits);
 }
 
+/* Four output pixels at once, two taps per step, with the same split weights as
+ * row_madd_avx2, in a 512-bit register whose 128-bit lane c holds channel c and whose
+ * 32-bit slot j in each lane holds output pixel j: (c of tap t, c of tap t + 1) as two
+ * 16-bit words. So one 16-byte vector of the four pixels' weight pairs, broadcast to the
+ * four lanes by the load itself, serves every channel, and the table stays small enough
+ * for L1 (weights copied per channel did not: a 3000 -> 800 row streamed 140 KB of them).
+ * One 64-byte load per step covers all four pixels' source bytes (the pack made this
+ * layout only where it does) and a byte permute (VBMI), the group's, the same at every
+ * step as the four windows move together, places them; the VNNI multiply-add sums. Every
+ * group takes (taps + 1) / 2 steps: past a window its weights are zero. Near the row's end
+ * the load is masked, so no byte past src_bytes is read. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+                             const int32_t *packed, int taps, int out_size, int bits) {
+    const int pairs = (taps + 1) / 2;
+    /* The permute fills the low byte of each 16-bit word (see quad_index); the high
+     * bytes, and RGB's fourth lane, are zeroed by the mask. */
+    const __mmask64 keep = ch == 3 ? 0x0000555555555555ULL : 0x5555555555555555ULL;
+    const __m512i half = _mm512_set1_epi32(1 << (bits - 1));
+    /* Channel-major bytes (c * 4 + j) back to pixels (j * ch + c). */
+    const __m128i interleave = ch == 3 ? _mm_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1)
+                                       : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const size_t step = 2 * (size_t)ch;
+    const size_t group = 16 + (size_t)pairs * 8;
+    for (int x = 0; x < out_size; x += 4) {
+        const int n = out_size - x < 4 ? out_size - x : 4;
+        const int32_t *g = packed + (size_t)(x / 4) * group;
+        const __m512i index = _mm512_loadu_si512((const void *)g);
+        const size_t at = (size_t)first[x] * ch;
+        const __m128i *w = (const __m128i *)(g + 16);
+        __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+        if (at + step * (size_t)(pairs - 1) + 64 <= src_bytes) {
+            const uint8_t *p = src + at;
+            for (int k = 0; k < pairs; k++, p += step, w += 2) {
+                const __m512i px = _mm512_maskz_permutexvar_epi8(keep, index, _mm512_loadu_si512((const void *)p));
+                lo = _mm512_dpwssd_epi32(lo, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w)));
+                hi = _mm512_dpwssd_epi32(hi, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1)));
+            }
+        } else {
+            for (int k = 0; k < pairs; k++, w += 2) {
+                const size_t from = at + step * (size_t)k;
+                const size_t left = from < src_bytes ? src_bytes - from : 0;
+                const __mmask64 valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
+                const __m512i bytes = _mm512_maskz_loadu_epi8(valid, (const void *)(src + (left ? from : 0)));
+                const __m512i px = _mm512_maskz_permutexvar_epi8(keep, index, bytes);
+                lo = _mm512_dpwssd_epi32(lo, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w)));
+                hi = _mm512_dpwssd_epi32(hi, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1)));
+            }
+        }
+        __m512i sum = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(lo, _mm512_slli_epi32(hi, 15)), half), bits);
+        /* Negative sums to 0, then unsigned saturation: exactly the clamp to 0-255. */
+        __m128i bytes = _mm_shuffle_epi8(_mm512_cvtusepi32_epi8(_mm512_max_epi32(sum, _mm512_setzero_si512())), interleave);
+        _mm_mask_storeu_epi8(dst + (size_t)x * ch, (__mmask16)((1u << (ch * n)) - 1), bytes);
+    }
+}
+
 __attribute__((target("avx2")))
 static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
                         const int32_t *weights, uint8_t *dst, int bits) {
@@ -171,6 +227,11 @@ static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
 static inline int has_avx2(void) {
     return __builtin_cpu_supports("avx2");
 }
+
+static inline int has_avx512_madd(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
+        && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vnni");
+}
 #endif
 
 void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channels,
@@ -186,40 +247,98 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
     resample_row_portable(src, dst, channels, first, count, coeffs, taps, out_size, bits);
 }
 
+/* The packed table starts with a header of 16 int32s (64 bytes, so the vectors after it
+ * keep their alignment relative to the start): [0] is the layout, 1 for pairs of pixels
+ * (row_madd_avx2) and 2 for groups of four (row_quads_avx512); [1] the channels it was
+ * made for (the groups' windows depend on them). */
+enum { PACK_HEADER = 16, PACK_PAIRS = 1, PACK_QUADS = 2 };
+
 size_t resample_packed_count(int taps, int out_size) {
-    return (size_t)((out_size + 1) / 2) * (size_t)((taps + 1) / 2) * 16;
+    const size_t pairs = (size_t)((taps + 1) / 2);
+    /* Pairs of pixels: 16 int32s per step. Groups of four: a permute of 16, then 8 per
+     * step; a partial last group is padded to four. */
+    const size_t two = (size_t)((out_size + 1) / 2) * pairs * 16, four = (size_t)((out_size + 3) / 4) * (16 + pairs * 8);
+    return PACK_HEADER + (two > four ? two : four);
 }
 
-int resample_pack_row_weights(const int32_t *count, const int32_t *coeffs, int taps, int out_size, int32_t *packed) {
+/* A group of four's byte permute: in lane c, 32-bit slot j, the low bytes of the two
+ * words take channel c of taps t and t + 1 of pixel j, whose taps start
+ * (first[x + j] - first[x]) * ch bytes into the step's 64-byte window. */
+static void quad_index(const int32_t *first, int ch, int x, int n, int32_t *out) {
+    uint8_t bytes[64] = {0};
+    for (int c = 0; c < ch; c++)
+        for (int j = 0; j < 4; j++) {
+            const int d = j < n ? (first[x + j] - first[x]) * ch : 0;
+            bytes[16 * c + 4 * j] = (uint8_t)(d + c);
+            bytes[16 * c + 4 * j + 2] = (uint8_t)(d + ch + c);
+        }
+    memcpy(out, bytes, 64);
+}
+
+#ifdef HAVE_X86
+/* Whether every group of four output pixels reads its two-tap step from one 64-byte
+ * window: the last pixel's two source pixels must end within it. */
+static int quads_fit(const int32_t *first, int ch, int out_size) {
+    for (int x = 0; x < out_size; x += 4) {
+        const int last = out_size - x < 4 ? out_size - 1 : x + 3;
+        for (int j = x; j <= last; j++)
+            if (first[j] < first[x] || (int64_t)(first[j] - first[x]) * ch + 2 * ch > 64) return 0;
+    }
+    return 1;
+}
+#endif
+
+/* Pixel x's two 16-bit weight halves for taps 2k and 2k + 1, each as a pair in one
+ * int32; false when the high half does not fit 16 bits. */
+static int split_pair(const int32_t *count, const int32_t *coeffs, int taps, int x, int k, uint32_t *lo, uint32_t *hi) {
+    *lo = 0;
+    *hi = 0;
+    for (int j = 0; j < 2; j++) {
+        const int t = 2 * k + j;
+        const int32_t w = t < count[x] ? coeffs[(size_t)x * taps + t] : 0;
+        /* Floor division: hi carries the sign, lo is 0-32767. */
+        const int32_t h = w >= 0 ? w / 32768 : -(int32_t)((-(int64_t)w + 32767) / 32768);
+        if (h < -32768 || h > 32767) return 0;
+        *lo |= (uint32_t)(uint16_t)(w - h * 32768) << (16 * j);
+        *hi |= (uint32_t)(uint16_t)h << (16 * j);
+    }
+    return 1;
+}
+
+int resample_pack_row_weights(const int32_t *first, const int32_t *count, const int32_t *coeffs, int taps, int out_size,
+                              int channels, int32_t *packed) {
     const int pairs = (taps + 1) / 2;
+    int quads = 0;
+#ifdef HAVE_X86
+    quads = has_avx512_madd() && (channels == 3 || channels == 4) && quads_fit(first, channels, out_size);
+#endif
+    /* Past out_size (a partial last group) the weights stay zero. */
+    memset(packed, 0, resample_packed_count(taps, out_size) * sizeof(int32_t));
+    packed[0] = quads ? PACK_QUADS : PACK_PAIRS;
+    packed[1] = channels;
+    int32_t *table = packed + PACK_HEADER;
     for (int x = 0; x < out_size; x++) {
+        int32_t *g = quads ? table + (size_t)(x / 4) * (16 + (size_t)pairs * 8) : NULL;
+        if (quads && x % 4 == 0) quad_index(first, channels, x, out_size - x < 4 ? out_size - x : 4, g);
         for (int k = 0; k < pairs; k++) {
-            /* Pixel x's lane in its pair's vectors: the low lane for even x. */
-            int32_t *v = packed + ((size_t)(x / 2) * pairs + k) * 16 + (x % 2) * 4;
-            uint32_t lo = 0, hi = 0;
-            for (int j = 0; j < 2; j++) {
-                const int t = 2 * k + j;
-                const int32_t w = t < count[x] ? coeffs[(size_t)x * taps + t] : 0;
-                /* Floor division: hi carries the sign, lo is 0-32767. */
-                const int32_t h = w >= 0 ? w / 32768 : -(int32_t)((-(int64_t)w + 32767) / 32768);
-                if (h < -32768 || h > 32767) return -1;
-                lo |= (uint32_t)(uint16_t)(w - h * 32768) << (16 * j);
-                hi |= (uint32_t)(uint16_t)h << (16 * j);
-            }
-            for (int i = 0; i < 4; i++) {
-                v[i] = (int32_t)lo;
-                v[8 + i] = (int32_t)hi;
+            uint32_t lo, hi;
+            if (!split_pair(count, coeffs, taps, x, k, &lo, &hi)) return -1;
+            if (quads) {
+                /* Step k: the four pixels' low halves, then their high halves. */
+                int32_t *v = g + 16 + (size_t)k * 8 + x % 4;
+                v[0] = (int32_t)lo;
+                v[4] = (int32_t)hi;
+            } else {
+                /* Pixel x's 128-bit lane (the low one for even x) of its pair's two vectors,
+                 * a weight pair in each of the lane's four channel slots. */
+                int32_t *v = table + ((size_t)(x / 2) * pairs + k) * 16 + (x % 2) * 4;
+                for (int i = 0; i < 4; i++) {
+                    v[i] = (int32_t)lo;
+                    v[8 + i] = (int32_t)hi;
+                }
             }
         }
     }
-    /* An odd last pixel's partner lane stays zero (it is computed by the scalar code). */
-    if (out_size % 2)
-        for (int k = 0; k < pairs; k++)
-            for (int i = 0; i < 4; i++) {
-                int32_t *v = packed + ((size_t)(out_size / 2) * pairs + k) * 16 + 4;
-                v[i] = 0;
-                v[8 + i] = 0;
-            }
     return 0;
 }
 
@@ -227,8 +346,12 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
                          const int32_t *first, const int32_t *count, const int32_t *coeffs,
                          const int32_t *packed, int taps, int out_size, int bits) {
 #ifdef HAVE_X86
-    if (packed && channels >= 3 && has_avx2()) {
-        row_madd_avx2(src, src_bytes, dst, channels, first, count, coeffs, packed, taps, out_size, bits);
+    if (packed && packed[0] == PACK_QUADS && packed[1] == channels) {
+        row_quads_avx512(src, src_bytes, dst, channels, first, packed + PACK_HEADER, taps, out_size, bits);
+        return;
+    }
+    if (packed && packed[0] == PACK_PAIRS && channels >= 3 && has_avx2()) {
+        row_madd_avx2(src, src_bytes, dst, channels, first, count, coeffs, packed + PACK_HEADER, taps, out_size, bits);
         return;
     }
 #endif

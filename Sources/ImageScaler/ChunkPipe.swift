@@ -2,7 +2,8 @@ import Dispatch
 
 /// A bounded queue of decoded row chunks from a decoding thread to a resampling and
 /// encoding thread. Chunks are copied in, so the decoder can reuse its buffer at once
-/// (one copy shared by every pipe of a broadcast); at most `capacity` chunks wait in
+/// (one copy shared by every pipe of a broadcast), unless the decoder gave the chunk's
+/// storage away, which is then queued itself; at most `capacity` chunks wait in
 /// each, which bounds memory when a consumer falls behind.
 final class ChunkPipe: Sendable {
     enum Item: Sendable {
@@ -25,12 +26,12 @@ final class ChunkPipe: Sendable {
         try ChunkPipe.broadcast(chunk, to: [self])
     }
 
-    /// Copies the chunk once and queues that copy on every pipe, waiting on each while
+    /// Copies the chunk once (or takes its storage) and queues that on every pipe, waiting on each while
     /// it is full. Throws once any of them is cancelled.
     static func broadcast(_ chunk: RowChunk, to pipes: [ChunkPipe]) throws {
         if pipes.contains(where: \.isCancelled) { throw CancellationError() }
         let bytes = chunk.count * chunk.bytesPerRow
-        let copy = [UInt8](unsafeUninitializedCapacity: bytes) { buf, n in
+        let copy = chunk.storage ?? [UInt8](unsafeUninitializedCapacity: bytes) { buf, n in
             buf.baseAddress!.update(from: chunk.pixels, count: bytes)
             n = bytes
         }

@@ -152,17 +152,19 @@ public enum JPEGCodec {
             // 16 rows: one iMCU row of 4:2:0 at full size, so libjpeg fills a chunk per call.
             let chunkRows = 16
             let stride = width * channels
-            var chunk = PixelBuffer.samples(count: stride * chunkRows)
             var row = 0
             while row < height {
                 let want = min(chunkRows, height - row)
+                // A new array per chunk, given away with it: a consumer on another thread
+                // keeps it rather than copying every decoded byte on this, the busier, one.
+                var chunk = PixelBuffer.samples(count: stride * want)
                 let n = chunk.withUnsafeMutableBufferPointer { out in
                     message.with { cjpeg_reader_read(reader, out.baseAddress!, stride, UInt32(want), $0, $1) }
                 }
                 guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "no scanlines returned") }
                 let count = Int(n)
                 try chunk.withUnsafeBufferPointer {
-                    try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!))
+                    try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!, storage: chunk))
                 }
                 row += count
             }

@@ -51,8 +51,13 @@ enum Resampler {
     static func packWeights(_ w: ResampleWeights, channels: Int) -> UnsafeMutablePointer<Int32>? {
         guard w.isTabled, channels >= 3 else { return nil }
         let packed = UnsafeMutablePointer<Int32>.allocate(capacity: resample_packed_count(Int32(w.taps), Int32(w.outSize)))
-        let status = w.count.withUnsafeBufferPointer { count in
-            w.coefficients.withUnsafeBufferPointer { resample_pack_row_weights(count.baseAddress, $0.baseAddress, Int32(w.taps), Int32(w.outSize), packed) }
+        let status = w.first.withUnsafeBufferPointer { first in
+            w.count.withUnsafeBufferPointer { count in
+                w.coefficients.withUnsafeBufferPointer {
+                    resample_pack_row_weights(first.baseAddress, count.baseAddress, $0.baseAddress, Int32(w.taps), Int32(w.outSize),
+                                              Int32(channels), packed)
+                }
+            }
         }
         guard status == 0 else {
             packed.deallocate()

@@ -195,16 +195,19 @@ final class ResampleKernelTests: XCTestCase {
         }
     }
 
-    /// The multiply-add kernel, with its weights split into 16-bit halves, against the
+    /// The multiply-add kernels, with their weights split into 16-bit halves, against the
     /// portable one: every filter (negative lobes too), shrinking and enlarging, windows
-    /// that end at the row's end, RGB and RGBA.
+    /// that end at the row's end, RGB and RGBA, partial last groups of four, and shrinks
+    /// around the most a group of four's 64-byte window allows (about 6x for RGB, 4.6x for
+    /// RGBA; past that, on CPUs with AVX-512, the pairs kernel runs).
     func testPackedWeightsKernelEqualsPortable() {
         var seed: UInt32 = 11
         let bits = Int32(ResampleWeights.precisionBits)
         for filter in ResampleFilter.allCases where filter != .nearest {
             for (inWidth, outWidth, start, length) in [(1, 1, 0.0, 1.0), (5, 2, 0.0, 5.0), (17, 3, 1.5, 14.0), (333, 100, 0.0, 333.0),
                                                        (64, 200, 0.0, 64.0), (4032, 256, 504.0, 3024.0), (3000, 800, 0.0, 3000.0),
-                                                       (100, 99, 0.25, 99.5)] {
+                                                       (100, 99, 0.25, 99.5), (3750, 800, 0.0, 3750.0), (1200, 203, 0.0, 1200.0),
+                                                       (1200, 250, 3.0, 1195.0), (1001, 999, 0.0, 1001.0), (3000, 801, 0.0, 3000.0)] {
                 let w = ResampleWeights(inSize: inWidth, start: start, length: length, outSize: outWidth, filter: filter)
                 for channels in 3...4 {
                     guard let packed = Resampler.packWeights(w, channels: channels) else { return XCTFail("no packed weights") }

@@ -16,17 +16,19 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
                   const int32_t *first, const int32_t *count, const int32_t *coeffs,
                   int taps, int out_size, int bits);
 
-/* The horizontal weights again for the faster AVX2 kernel of resample_row_packed,
- * made once per axis: per pair of output pixels, per pair of taps, two 8-lane vectors
- * of 16-bit weight pairs (one 128-bit lane per pixel), the low 15 bits of each weight
- * and the rest (w = hi * 2^15 + lo), zero past count[x]. `packed` holds resample_packed_count(taps, out_size) int32s.
- * Returns -1 (and the packed weights must not be used) when a weight needs more than
- * 31 bits. */
+/* The horizontal weights again for the faster kernels of resample_row_packed, made once
+ * per axis for one channel count: the low 15 bits of each weight and the rest
+ * (w = hi * 2^15 + lo) as 16-bit pairs, zero past count[x], grouped per two output
+ * pixels (AVX2) or, where the CPU has AVX-512 VBMI and VNNI and every four consecutive
+ * windows start within 64 bytes, per four. `packed` holds
+ * resample_packed_count(taps, out_size) int32s. Returns -1 (and the packed weights must
+ * not be used) when a weight needs more than 31 bits. */
 size_t resample_packed_count(int taps, int out_size);
-int resample_pack_row_weights(const int32_t *count, const int32_t *coeffs, int taps, int out_size, int32_t *packed);
+int resample_pack_row_weights(const int32_t *first, const int32_t *count, const int32_t *coeffs, int taps, int out_size,
+                              int channels, int32_t *packed);
 
-/* resample_row, faster with `packed` from resample_pack_row_weights on RGB and RGBA
- * rows; the same integers. `packed` may be NULL. */
+/* resample_row, faster with `packed` from resample_pack_row_weights (made for `channels`)
+ * on RGB and RGBA rows; the same integers. `packed` may be NULL. */
 void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channels,
                          const int32_t *first, const int32_t *count, const int32_t *coeffs,
                          const int32_t *packed, int taps, int out_size, int bits);
