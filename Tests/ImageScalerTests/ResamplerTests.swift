@@ -235,6 +235,42 @@ final class ResampleKernelTests: XCTestCase {
         }
     }
 
+    /// A sweep over random sizes, crops and filters: whichever kernel the packed weights
+    /// choose (groups of four, pairs, or none), the bytes are the portable code's.
+    func testPackedKernelsEqualPortableOverRandomSizes() {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % n
+        }
+        let bits = Int32(ResampleWeights.precisionBits)
+        let filters = ResampleFilter.allCases.filter { $0 != .nearest }
+        for _ in 0..<300 {
+            let inWidth = 1 + next(900), outWidth = 1 + next(300), channels = 3 + next(2)
+            let start = Double(next(max(1, inWidth / 4))) + Double(next(4)) / 4
+            let length = max(0.25, Double(inWidth) - start - Double(next(max(1, inWidth / 4))))
+            let filter = filters[next(filters.count)]
+            let w = ResampleWeights(inSize: inWidth, start: start, length: length, outSize: outWidth, filter: filter)
+            guard w.isTabled, let packed = Resampler.packWeights(w, channels: channels) else { continue }
+            defer { packed.deallocate() }
+            let row = (0..<inWidth * channels).map { _ in UInt8(next(256)) }
+            var fast = [UInt8](repeating: 0, count: outWidth * channels), portable = fast
+            row.withUnsafeBufferPointer { s in
+                w.first.withUnsafeBufferPointer { f in
+                    w.count.withUnsafeBufferPointer { c in
+                        w.coefficients.withUnsafeBufferPointer { k in
+                            resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
+                                                k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
+                            resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
+                                                  k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                        }
+                    }
+                }
+            }
+            XCTAssertEqual(fast, portable, "\(filter) \(inWidth) from \(start) for \(length) -> \(outWidth) x\(channels)")
+        }
+    }
+
     /// Weights worked out per output (for axes shrunk by huge factors) are the table's,
     /// and a row convolved with them is the same bytes.
     func testUntabledWeightsEqualTheTable() {
