@@ -21,6 +21,15 @@ struct JPEGDecoder: RowDecoder {
         return try JPEGCodec.decodeRows(data, options: options, region: region, restarts: restarts, begin: begin, rows: rows)
     }
 
+    /// Huffman decoding is most of the work and follows the compressed bytes, which
+    /// pile up where the picture is busy: the row that halves the bytes of the restart
+    /// intervals the region covers.
+    func balancedSplit(of region: Rect, shrink: Int) -> Int? {
+        guard let restarts else { return nil }
+        let full = Rect(x: region.x * shrink, y: region.y * shrink, width: region.width * shrink, height: region.height * shrink)
+        return restarts.balancedRow(full).map { $0 / shrink }
+    }
+
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
         var options = options
         options.shrink = shrink

@@ -210,15 +210,15 @@ struct RenderExecutor: Sendable {
         return (try plan.operation.apply(Orienter.upright(collector.image, plan.orientation)), decoded)
     }
 
-    /// A pass split where the decoder can split its window, at the middle row: each
+    /// A pass split where the decoder can split its window, where it says the work halves
+    /// (else at the middle row): each
     /// output's rows below the first whose filter window reaches the bottom part are made
     /// by a `LowerBand` on the bottom part's thread, which starts decoding at the first
     /// row those windows read. Nil (and no bands attached) when a member has no resampler,
     /// a band would be empty, or the decoder cannot split there.
     private func bandedHalves(_ pass: Pass, sinks: [OutputSink]) -> (halves: RegionHalves, bands: [LowerBand])? {
         guard concurrent && splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
-              window.height >= 32 else { return nil }
-        let split = window.y + window.height / 2
+              let split = decoder.splitRow(of: window, shrink: pass.shrink, margin: 16) else { return nil }
         var bands: [LowerBand] = []
         for sink in sinks {
             guard let resample = sink.plan.resample, let band = LowerBand(resample, window: window, split: split) else { return nil }

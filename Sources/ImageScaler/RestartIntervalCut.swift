@@ -129,6 +129,28 @@ struct RestartIntervalCut {
             jpeg.withUnsafeBufferPointer { RestartIntervalCut.make($0, self, region, margin) }
         }
 
+        /// Rows per MCU row: the steps a cut's rows come in.
+        var mcuHeight: Int { f.mcuHeight }
+
+        /// The first row (full size, at an MCU row's top) of the MCU row where the
+        /// compressed bytes of the intervals under `region` pass half their total; nil
+        /// when the file is damaged or `region` misses it.
+        func balancedRow(_ region: Rect) -> Int? {
+            let x0 = max(0, region.x), y0 = max(0, region.y)
+            let x1 = min(f.width, region.maxX), y1 = min(f.height, region.maxY)
+            guard x1 > x0, y1 > y0, let bounds = jpeg.withUnsafeBufferPointer({ self.bounds($0) }) else { return nil }
+            let c0 = x0 / intervalWidth, c1 = (x1 + intervalWidth - 1) / intervalWidth
+            let r0 = y0 / f.mcuHeight, r1 = (y1 + f.mcuHeight - 1) / f.mcuHeight
+            let rowBytes = (r0..<r1).map { r in (c0..<c1).reduce(0) { $0 + bounds[2 * (r * perRow + $1) + 1] - bounds[2 * (r * perRow + $1)] } }
+            let total = rowBytes.reduce(0, +)
+            var sum = 0
+            for (i, bytes) in rowBytes.enumerated() {
+                sum += bytes
+                if 2 * sum >= total { return (r0 + i + 1) * f.mcuHeight }
+            }
+            return nil
+        }
+
         fileprivate func bounds(_ d: UnsafeBufferPointer<UInt8>) -> [Int]? {
             scanned.withLock { scanned in
                 if let scanned { return scanned }

@@ -22,6 +22,10 @@ protocol RowDecoder: Sendable {
     /// rows above `split` to its end, that decode independently and give the rows
     /// `decode` would; nil when this file cannot be split there.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves?
+
+    /// The row of `region` (shrunk coordinates) above which half of its decoding work
+    /// lies, where the decoder can tell (nil: the middle row will do).
+    func balancedSplit(of region: Rect, shrink: Int) -> Int?
 }
 
 extension RowDecoder {
@@ -32,9 +36,21 @@ extension RowDecoder {
 
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? { nil }
 
-    /// `region` split at its middle row, the parts not overlapping.
+    func balancedSplit(of region: Rect, shrink: Int) -> Int? { nil }
+
+    /// Where to split `region` so the two parts take about as long: the balanced row,
+    /// else the middle, at least `margin` rows from either end (nil when the region is
+    /// too short for that).
+    func splitRow(of region: Rect, shrink: Int, margin: Int) -> Int? {
+        guard region.height >= 2 * margin else { return nil }
+        let row = balancedSplit(of: region, shrink: shrink) ?? region.y + region.height / 2
+        return min(max(row, region.y + margin), region.maxY - margin)
+    }
+
+    /// `region` split in two that decode in about the same time, the parts not overlapping.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions) -> RegionHalves? {
-        halves(of: region, shrink: shrink, options: options, split: region.y + region.height / 2, overlap: 0)
+        guard let split = splitRow(of: region, shrink: shrink, margin: 16) else { return nil }
+        return halves(of: region, shrink: shrink, options: options, split: split, overlap: 0)
     }
 }
 

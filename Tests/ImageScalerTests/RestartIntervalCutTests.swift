@@ -95,6 +95,38 @@ final class RestartIntervalCutTests: XCTestCase {
         }
     }
 
+    /// The split row that balances the work halves the compressed bytes of the region's
+    /// intervals: the cut above it holds at least as many as the cut below, and one MCU
+    /// row higher it would not (give or take the two-byte markers).
+    func testBalancedRowHalvesTheCompressedBytes() throws {
+        var files = Self.restartFiles.map { Fixtures.testImages + "/" + $0 }
+        if let dir = try? Fixtures.shared("photos") { files.append(dir + "/street-4032x3024.jpg") }
+        for file in files {
+            let jpeg = try ImageFile.read(file)
+            let size = try JPEGCodec.info(jpeg).size
+            // Intervals that wrap from one MCU row to the next cannot be cut as columns.
+            guard let index = RestartIntervalCut.Index(jpeg) else { continue }
+            let m = index.mcuHeight
+            for region in [Rect(size: size), Rect(x: size.width / 4, y: size.height / 5, width: size.width / 2, height: size.height / 2)] {
+                let row = try XCTUnwrap(index.balancedRow(region), "\(file) \(region)")
+                let label = "\(file) \(region) split at \(row)"
+                XCTAssertEqual(row % m, 0, label)
+                XCTAssertGreaterThan(row, region.y, label)
+                XCTAssertLessThan(row, region.maxY + m, label)
+                func bytes(_ from: Int, _ to: Int) throws -> Int {
+                    guard to > from else { return 0 }
+                    return try XCTUnwrap(index.cut(Rect(x: region.x, y: from, width: region.width, height: to - from), margin: 0)).data.count
+                }
+                let start = region.y / m * m, end = min(size.height, (region.maxY + m - 1) / m * m)
+                let markers = jpeg.count / 25
+                XCTAssertGreaterThanOrEqual(try bytes(start, row) + markers, try bytes(row, end), label)
+                if row - m > start {
+                    XCTAssertLessThan(try bytes(start, row - m), try bytes(row - m, end) + markers, label)
+                }
+            }
+        }
+    }
+
     /// Damage in either half fails a parallel decode, with libjpeg's words.
     func testParallelHalvesReportDamage() throws {
         let jpeg = try data("restart-420-4mcu-630x427.jpg")
