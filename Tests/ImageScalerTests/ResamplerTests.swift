@@ -195,6 +195,26 @@ final class ResampleKernelTests: XCTestCase {
         }
     }
 
+    /// One row through the packed kernel and through the portable code.
+    static func packedAndPortable(_ row: [UInt8], _ w: ResampleWeights, _ packed: UnsafePointer<Int32>,
+                                  channels: Int) -> (packed: [UInt8], portable: [UInt8]) {
+        let bits = Int32(ResampleWeights.precisionBits)
+        var fast = [UInt8](repeating: 0, count: w.outSize * channels), portable = fast
+        row.withUnsafeBufferPointer { s in
+            w.first.withUnsafeBufferPointer { f in
+                w.count.withUnsafeBufferPointer { c in
+                    w.coefficients.withUnsafeBufferPointer { k in
+                        resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
+                                            k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
+                        resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
+                                              k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                    }
+                }
+            }
+        }
+        return (fast, portable)
+    }
+
     /// The multiply-add kernels, with their weights split into 16-bit halves, against the
     /// portable one: every filter (negative lobes too), shrinking and enlarging, windows
     /// that end at the row's end, RGB and RGBA, partial last groups of four, and shrinks
@@ -202,7 +222,6 @@ final class ResampleKernelTests: XCTestCase {
     /// RGBA; past that, on CPUs with AVX-512, the pairs kernel runs).
     func testPackedWeightsKernelEqualsPortable() {
         var seed: UInt32 = 11
-        let bits = Int32(ResampleWeights.precisionBits)
         for filter in ResampleFilter.allCases where filter != .nearest {
             for (inWidth, outWidth, start, length) in [(1, 1, 0.0, 1.0), (5, 2, 0.0, 5.0), (17, 3, 1.5, 14.0), (333, 100, 0.0, 333.0),
                                                        (64, 200, 0.0, 64.0), (4032, 256, 504.0, 3024.0), (3000, 800, 0.0, 3000.0),
@@ -215,19 +234,7 @@ final class ResampleKernelTests: XCTestCase {
                     let src = (0..<inWidth * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
                     // Extremes too: a row of 255s next to 0s is where rounding and clamping show.
                     for row in [src, src.map { $0 > 127 ? 255 : 0 }] {
-                        var fast = [UInt8](repeating: 0, count: outWidth * channels), portable = fast
-                        row.withUnsafeBufferPointer { s in
-                            w.first.withUnsafeBufferPointer { f in
-                                w.count.withUnsafeBufferPointer { c in
-                                    w.coefficients.withUnsafeBufferPointer { k in
-                                        resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
-                                                            k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
-                                        resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
-                                                              k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
-                                    }
-                                }
-                            }
-                        }
+                        let (fast, portable) = Self.packedAndPortable(row, w, packed, channels: channels)
                         XCTAssertEqual(fast, portable, "\(filter) \(inWidth) -> \(outWidth) x\(channels)")
                     }
                 }
@@ -243,7 +250,6 @@ final class ResampleKernelTests: XCTestCase {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int(seed >> 33) % n
         }
-        let bits = Int32(ResampleWeights.precisionBits)
         let filters = ResampleFilter.allCases.filter { $0 != .nearest }
         for _ in 0..<300 {
             let inWidth = 1 + next(900), outWidth = 1 + next(300), channels = 3 + next(2)
@@ -254,19 +260,7 @@ final class ResampleKernelTests: XCTestCase {
             guard w.isTabled, let packed = Resampler.packWeights(w, channels: channels) else { continue }
             defer { packed.deallocate() }
             let row = (0..<inWidth * channels).map { _ in UInt8(next(256)) }
-            var fast = [UInt8](repeating: 0, count: outWidth * channels), portable = fast
-            row.withUnsafeBufferPointer { s in
-                w.first.withUnsafeBufferPointer { f in
-                    w.count.withUnsafeBufferPointer { c in
-                        w.coefficients.withUnsafeBufferPointer { k in
-                            resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
-                                                k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
-                            resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
-                                                  k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
-                        }
-                    }
-                }
-            }
+            let (fast, portable) = Self.packedAndPortable(row, w, packed, channels: channels)
             XCTAssertEqual(fast, portable, "\(filter) \(inWidth) from \(start) for \(length) -> \(outWidth) x\(channels)")
         }
     }
