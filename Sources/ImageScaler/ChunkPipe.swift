@@ -26,8 +26,8 @@ final class ChunkPipe: Sendable {
         try ChunkPipe.broadcast(chunk, to: [self])
     }
 
-    /// Copies the chunk once (or takes its storage) and queues that on every pipe, waiting on each while
-    /// it is full. Throws once any of them is cancelled.
+    /// Copies the chunk once (or takes its storage) and queues that on every pipe, waiting
+    /// on each while it is full. Throws once any of them is cancelled.
     static func broadcast(_ chunk: RowChunk, to pipes: [ChunkPipe]) throws {
         if pipes.contains(where: \.isCancelled) { throw CancellationError() }
         let bytes = chunk.count * chunk.bytesPerRow

@@ -211,9 +211,8 @@ struct RenderExecutor: Sendable {
     }
 
     /// A pass split where the decoder can split its window, where it says the work halves
-    /// (else at the middle row): each
-    /// output's rows below the first whose filter window reaches the bottom part are made
-    /// by a `LowerBand` on the bottom part's thread, which starts decoding at the first
+    /// (else at the middle row): each output's rows below the first whose filter window
+    /// reaches the bottom part are made by a `LowerBand` on the bottom part's thread, which starts decoding at the first
     /// row those windows read. Nil (and no bands attached) when a member has no resampler,
     /// a band would be empty, or the decoder cannot split there.
     private func bandedHalves(_ pass: Pass, sinks: [OutputSink]) -> (halves: RegionHalves, bands: [LowerBand])? {

@@ -132,7 +132,7 @@ struct RestartIntervalCut {
         /// Rows per MCU row: the steps a cut's rows come in.
         var mcuHeight: Int { f.mcuHeight }
 
-        /// The first row (full size, at an MCU row's top) of the MCU row where the
+        /// The row (full size, an MCU row's top) just below the MCU row in which the
         /// compressed bytes of the intervals under `region` pass half their total; nil
         /// when the file is damaged or `region` misses it.
         func balancedRow(_ region: Rect) -> Int? {
