@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler"]),
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample"]),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample", "CJPEGShim"]),
         .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageScalerTesting"]),
     ],
     swiftLanguageModes: [.v6]

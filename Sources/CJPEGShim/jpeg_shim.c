@@ -271,12 +271,7 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_mem
     return r;
 }
 
-int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, uint32_t crop_x, uint32_t crop_width,
-                       cjpeg_output *output, char *err, size_t err_size) {
-    if (setjmp(r->error.jump)) {
-        copy_message(err, err_size, r->error.message);
-        return -1;
-    }
+static void choose_output(cjpeg_reader *r, int scale_denom) {
     switch (r->cinfo.jpeg_color_space) {
     case JCS_GRAYSCALE:
         r->cinfo.out_color_space = JCS_GRAYSCALE;
@@ -291,8 +286,32 @@ int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, uint32_t crop_x, uint32
     }
     r->cinfo.scale_num = 1;
     r->cinfo.scale_denom = (unsigned int)scale_denom;
+}
+
+static void describe_output(cjpeg_reader *r, cjpeg_output *output) {
+    output->width = r->cinfo.output_width;
+    output->height = r->cinfo.output_height;
+    output->channels = r->cinfo.output_components;
+}
+
+int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, uint32_t crop_x, uint32_t crop_width,
+                       cjpeg_output *output, char *err, size_t err_size) {
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    choose_output(r, scale_denom);
     jpeg_start_decompress(&r->cinfo);
     r->started = 1;
+    return cjpeg_reader_crop(r, crop_x, crop_width, output, err, err_size);
+}
+
+int cjpeg_reader_crop(cjpeg_reader *r, uint32_t crop_x, uint32_t crop_width,
+                      cjpeg_output *output, char *err, size_t err_size) {
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
     output->x_offset = 0;
     if (crop_width > 0 && crop_x + crop_width <= r->cinfo.output_width &&
         crop_width < r->cinfo.output_width) {
@@ -300,10 +319,86 @@ int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, uint32_t crop_x, uint32
         jpeg_crop_scanline(&r->cinfo, &x, &w);
         output->x_offset = x;
     }
-    output->width = r->cinfo.output_width;
-    output->height = r->cinfo.output_height;
-    output->channels = r->cinfo.output_components;
+    describe_output(r, output);
     return 0;
+}
+
+/* libjpeg's choice of a component's IDCT size at 1/8 (jdmaster.c): chroma is scaled
+   up in the IDCT by powers of two while that leaves whole upsampling ratios. */
+static int eighth_scaled(int h, int v, int max_h, int max_v) {
+    int size = 1;
+    while (size < 8 && max_h % (h * size * 2) == 0 && max_v % (v * size * 2) == 0) size *= 2;
+    return size;
+}
+
+int cjpeg_reader_start_eighth(cjpeg_reader *r, cjpeg_eighth_layout *layout, cjpeg_output *output,
+                              char *err, size_t err_size) {
+    if (setjmp(r->error.jump)) {
+        copy_message(err, err_size, r->error.message);
+        return -1;
+    }
+    struct jpeg_decompress_struct *ci = &r->cinfo;
+    int fast = !ci->progressive_mode && !ci->arith_code && ci->data_precision == 8 &&
+               ci->comps_in_scan == ci->num_components && ci->Ss == 0 && ci->Se == 63 && ci->Ah == 0 && ci->Al == 0 &&
+               ((ci->num_components == 1 && ci->jpeg_color_space == JCS_GRAYSCALE) ||
+                (ci->num_components == 3 && ci->jpeg_color_space == JCS_YCbCr));
+    memset(layout, 0, sizeof *layout);
+    layout->components = ci->num_components;
+    layout->max_h = layout->max_v = 1;
+    for (int c = 0; fast && c < ci->num_components; c++) {
+        jpeg_component_info *comp = &ci->comp_info[c];
+        fast = ci->cur_comp_info[c] == comp && comp->quant_tbl_no >= 0 && comp->quant_tbl_no < NUM_QUANT_TBLS &&
+               ci->quant_tbl_ptrs[comp->quant_tbl_no] != NULL && ci->dc_huff_tbl_ptrs[comp->dc_tbl_no] != NULL &&
+               ci->ac_huff_tbl_ptrs[comp->ac_tbl_no] != NULL;
+        if (!fast) break;
+        /* A lone component's scan is not interleaved: one block per MCU. */
+        int h = ci->num_components == 1 ? 1 : comp->h_samp_factor, v = ci->num_components == 1 ? 1 : comp->v_samp_factor;
+        layout->comp[c].h = (uint8_t)h;
+        layout->comp[c].v = (uint8_t)v;
+        if (h > layout->max_h) layout->max_h = (uint8_t)h;
+        if (v > layout->max_v) layout->max_v = (uint8_t)v;
+        layout->comp[c].dc_table = (uint8_t)comp->dc_tbl_no;
+        layout->comp[c].ac_table = (uint8_t)comp->ac_tbl_no;
+        const JQUANT_TBL *q = ci->quant_tbl_ptrs[comp->quant_tbl_no];
+        for (int i = 0; i < 64; i++) {
+            /* libjpeg-turbo's SIMD IDCTs hold quantizers in 16 signed bits. */
+            if (q->quantval[i] > 32767) fast = 0;
+            layout->comp[c].quant[i] = q->quantval[i];
+        }
+        const JHUFF_TBL *dc = ci->dc_huff_tbl_ptrs[comp->dc_tbl_no], *ac = ci->ac_huff_tbl_ptrs[comp->ac_tbl_no];
+        memcpy(layout->dc_bits[comp->dc_tbl_no], dc->bits, 17);
+        memcpy(layout->dc_values[comp->dc_tbl_no], dc->huffval, 256);
+        memcpy(layout->ac_bits[comp->ac_tbl_no], ac->bits, 17);
+        memcpy(layout->ac_values[comp->ac_tbl_no], ac->huffval, 256);
+    }
+    for (int c = 0; fast && c < ci->num_components; c++) {
+        cjpeg_eighth_component *comp = &layout->comp[c];
+        comp->scaled = (uint8_t)eighth_scaled(comp->h, comp->v, layout->max_h, layout->max_v);
+        fast = comp->scaled <= 2 && layout->max_h % (comp->h * comp->scaled) == 0 &&
+               layout->max_v % (comp->v * comp->scaled) == 0;
+    }
+    choose_output(r, 8);
+    jpeg_start_decompress(ci);
+    r->started = 1;
+    describe_output(r, output);
+    output->x_offset = 0;
+    if (!fast || ci->unread_marker != 0 || ci->src->bytes_in_buffer == 0) return 0;
+    /* What libjpeg settled on must be what the fast path assumed. */
+    for (int c = 0; c < ci->num_components; c++) {
+        jpeg_component_info *comp = &ci->comp_info[c];
+        if (comp->DCT_scaled_size != layout->comp[c].scaled || comp->quant_table == NULL ||
+            memcmp(comp->quant_table->quantval, layout->comp[c].quant, sizeof layout->comp[c].quant) != 0) {
+            return 0;
+        }
+    }
+    layout->mcus_per_row = ci->MCUs_per_row;
+    layout->mcu_rows = ci->MCU_rows_in_scan;
+    layout->restart_interval = ci->restart_interval;
+    layout->out_width = ci->output_width;
+    layout->out_height = ci->output_height;
+    layout->scan = ci->src->next_input_byte;
+    layout->scan_size = ci->src->bytes_in_buffer;
+    return 1;
 }
 
 int cjpeg_reader_read(cjpeg_reader *r, uint8_t *pixels, size_t stride, uint32_t max_rows,

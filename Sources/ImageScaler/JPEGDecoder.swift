@@ -21,6 +21,14 @@ struct JPEGDecoder: RowDecoder {
         return try JPEGCodec.decodeRows(data, options: options, region: region, restarts: restarts, begin: begin, rows: rows)
     }
 
+    /// At 1/8 the entropy-coded data is decoded from its start and its middle at once.
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        var options = options
+        options.shrink = shrink
+        return try JPEGCodec.decodeRows(data, options: options, region: region, restarts: restarts, thread: thread, begin: begin, rows: rows)
+    }
+
     /// Huffman decoding is most of the work and follows the compressed bytes, which
     /// pile up where the picture is busy: the row that halves the bytes of the restart
     /// intervals the region covers.

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jpeg_eighth.h"
+
 /* A tiny status-returning layer over libjpeg-turbo's jpeglib.h API. Every setjmp
    lives in jpeg_shim.c, so libjpeg's longjmp never crosses a Swift frame.
    Functions return 0 (or a count) on success, or -1 with a message in err. */
@@ -75,6 +77,16 @@ int cjpeg_reader_tolerated(const cjpeg_reader *reader, char *first, size_t first
    at least crop_width are decoded. */
 int cjpeg_reader_start(cjpeg_reader *reader, int scale_denom, uint32_t crop_x, uint32_t crop_width,
                        cjpeg_output *output, char *err, size_t err_size);
+
+/* Crops a started decode's columns as cjpeg_reader_start does (crop_width 0: none). */
+int cjpeg_reader_crop(cjpeg_reader *reader, uint32_t crop_x, uint32_t crop_width,
+                      cjpeg_output *output, char *err, size_t err_size);
+
+/* Starts decompression at 1/8 without cropping. Returns 1 when the file suits
+   jpeg_eighth.h's decoder, with layout filled (its scan points into the reader's
+   data); 0 when it does not (read or crop and read as usual); -1 on error. */
+int cjpeg_reader_start_eighth(cjpeg_reader *reader, cjpeg_eighth_layout *layout, cjpeg_output *output,
+                              char *err, size_t err_size);
 
 /* Skips up to rows scanlines (entropy-decoded, not output); returns how many, or -1. */
 int cjpeg_reader_skip(cjpeg_reader *reader, uint32_t rows, char *err, size_t err_size);

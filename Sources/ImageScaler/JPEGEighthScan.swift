@@ -1,0 +1,296 @@
+import CJPEGShim
+import Dispatch
+import Glibc
+
+/// A single-scan Huffman JPEG's entropy-coded data decoded at 1/8 by `jpeg_eighth.c`
+/// into per-MCU records (DC differences and what the AC terms add to 2x2-scaled
+/// chroma), then turned into libjpeg's 1/8 pixels row by row: gray, or RGB in
+/// libjpeg's channel order, top row first. Every MCU is decoded before any pixel is
+/// made, so data libjpeg would warn about (anything the decoder does not expect) is
+/// found first, and the caller lets libjpeg decode instead: `make` returns nil.
+///
+/// With a lent thread the data is decoded from both ends of its middle at once: the
+/// second thread starts after a restart marker near the middle, or without markers at
+/// a byte there, not knowing which MCU it is at; the first decodes from the start until
+/// it stands at an MCU's start where the second also stood, and from there the two
+/// decodes are the same (a Huffman decoder's state at an MCU's start is its bit
+/// position), so the second's records are taken for the rest.
+final class JPEGEighthScan {
+    private let layout: UnsafeMutablePointer<cjpeg_eighth_layout>
+    private let decoder: OpaquePointer
+    private let recordSize: Int
+    private let total: Int
+    private var records: [Int32] = []
+
+    /// nil when the layout's tables are refused, the records would pass `budget` bytes,
+    /// or the data holds anything unexpected.
+    /// `splitFrom` is the byte of the data from which the second thread's start is
+    /// sought (default: the middle), and the split is tried only on data of at least
+    /// `splitSize` bytes.
+    static func make(_ layout: cjpeg_eighth_layout, budget: Int, thread: LentThread?,
+                     splitFrom: Int? = nil, splitSize: Int = 1 << 18) -> JPEGEighthScan? {
+        let scan = JPEGEighthScan(layout)
+        guard let scan else { return nil }
+        let bytes = scan.total.multipliedReportingOverflow(by: scan.recordSize * 4)
+        // The second thread's records may cover half the image again.
+        guard !bytes.overflow, bytes.partialValue / 2 * 3 <= budget else { return nil }
+        let from = splitFrom ?? layout.scan_size / 2
+        return scan.decode(thread: layout.scan_size >= splitSize ? thread : nil, from: from) ? scan : nil
+    }
+
+    /// Whether the two threads met (for tests: the second thread's work was used).
+    private(set) var met = false
+
+    private init?(_ layout: cjpeg_eighth_layout) {
+        self.layout = .allocate(capacity: 1)
+        self.layout.initialize(to: layout)
+        guard let decoder = cjpeg_eighth_make(self.layout) else {
+            self.layout.deallocate()
+            return nil
+        }
+        self.decoder = decoder
+        recordSize = Int(cjpeg_eighth_record_size(decoder))
+        total = Int(layout.mcus_per_row) * Int(layout.mcu_rows)
+    }
+
+    deinit {
+        cjpeg_eighth_free(decoder)
+        layout.deallocate()
+    }
+
+    /// Rows of the 1/8 image, as libjpeg gives them.
+    var width: Int { Int(layout.pointee.out_width) }
+    var height: Int { Int(layout.pointee.out_height) }
+    var channels: Int { Int(layout.pointee.components) }
+
+    private func decode(thread: LentThread?, from: Int) -> Bool {
+        guard total > 0 else { return false }
+        let decoder = self.decoder, recordSize = self.recordSize, size = total * recordSize
+        // Every record is written before it is read.
+        records = [Int32](unsafeUninitializedCapacity: size) { _, count in count = size }
+        var cursor = cjpeg_eighth_cursor()
+        cjpeg_eighth_cursor_start(decoder, &cursor)
+        // Splitting pays once the data takes milliseconds to decode.
+        guard let thread, let start = secondStart(from: from) else {
+            let n = records.withUnsafeMutableBufferPointer { cjpeg_eighth_decode(decoder, &cursor, total, $0.baseAddress, nil, nil) }
+            return n == total && cjpeg_eighth_at_end(decoder, &cursor) != 0
+        }
+        let scan = UnsafeBufferPointer(start: layout.pointee.scan, count: layout.pointee.scan_size)
+        let second = SecondHalf(decoder: decoder, scan: scan, recordSize: recordSize, limit: total, start: start)
+        // Its share of the MCUs, by bytes, with room to spare: no copying as it grows.
+        let share = min(total, Int(Double(total) * Double(scan.count - start.cursor.pos) / Double(scan.count) * 1.25) + 4096)
+        second.records.reserveCapacity(share * recordSize)
+        second.positions.reserveCapacity(share)
+        let work = thread.start { second.run() }
+        // A work item may be waited on once only.
+        var waited = false
+        func join() {
+            if !waited { work.wait() }
+            waited = true
+        }
+        defer { join() }
+        var done = 0
+        // To where the second began, then MCU by MCU until both stood at the same place.
+        var firstPosition = UInt64.max
+        var matched: (mcu: Int, index: Int)? = nil
+        var j = 0
+        while done < total {
+            let position = cjpeg_eighth_position(&cursor)
+            if position >= start.position {
+                if firstPosition == .max {
+                    join()
+                    firstPosition = second.positions.first ?? .max
+                }
+                while j < second.positions.count && second.positions[j] < position { j += 1 }
+                if j == second.positions.count { break }
+                if second.positions[j] == position {
+                    matched = (done, j)
+                    break
+                }
+            }
+            let step = position >= start.position ? 1 : min(total - done, 64)
+            let n = records.withUnsafeMutableBufferPointer {
+                cjpeg_eighth_decode(decoder, &cursor, step, $0.baseAddress! + done * recordSize, nil, nil)
+            }
+            done += n
+            if n < step { break }
+        }
+        join()
+        // The second decoded on past the last MCU into the padding, or stopped there;
+        // the data must end where the last MCU does.
+        if let (mcu, index) = matched, var end = second.cursor(after: index + total - mcu - 1),
+           cjpeg_eighth_at_end(decoder, &end) != 0 {
+            let count = (total - mcu) * recordSize
+            records.withUnsafeMutableBufferPointer { out in
+                second.records.withUnsafeBufferPointer { from in
+                    (out.baseAddress! + mcu * recordSize).update(from: from.baseAddress! + index * recordSize, count: count)
+                }
+            }
+            met = true
+            return true
+        }
+        // No meeting: the first decodes on alone, as without a second thread.
+        let rest = total - done
+        if rest > 0 {
+            let n = records.withUnsafeMutableBufferPointer {
+                cjpeg_eighth_decode(decoder, &cursor, rest, $0.baseAddress! + done * recordSize, nil, nil)
+            }
+            done += n
+        }
+        return done == total && cjpeg_eighth_at_end(decoder, &cursor) != 0
+    }
+
+    /// Where the second thread begins: after the first restart marker past the middle
+    /// of the data, or without markers at the middle (never between FF and its 00).
+    private func secondStart(from: Int) -> SecondHalf.Start? {
+        let l = layout.pointee
+        let scan = UnsafeBufferPointer(start: l.scan, count: l.scan_size)
+        var at = max(1, min(from, scan.count - 1))
+        if l.restart_interval > 0 {
+            while at + 1 < scan.count {
+                if scan[at] == 0xFF, (0xD0...0xD7).contains(scan[at + 1]) {
+                    return SecondHalf.Start(decoder: decoder, at: at + 2, marker: Int32(scan[at + 1] - 0xD0))
+                }
+                at += 1
+            }
+            return nil
+        }
+        while at < scan.count, scan[at - 1] == 0xFF { at += 1 }
+        return at < scan.count - 2 ? SecondHalf.Start(decoder: decoder, at: at, marker: -1) : nil
+    }
+
+    /// Gray or RGB rows `firstRow ..< firstRow + count` of the 1/8 image, columns
+    /// `x ..< x + width`, into `out` (rows of `width * channels` bytes). Rows must be
+    /// asked for top to bottom; `state` carries the DC predictors between calls.
+    func rows(_ rows: Range<Int>, x: Int, width: Int, state: inout RowState, into out: UnsafeMutablePointer<UInt8>) {
+        let l = layout.pointee
+        let bandRows = Int(l.max_v), stride = width * channels
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let band = y / bandRows
+            if band != state.band {
+                // Bands above carry their predictors down; their pixels are not kept.
+                while state.band + 1 < band {
+                    state.band += 1
+                    records.withUnsafeBufferPointer { r in
+                        cjpeg_eighth_rows(decoder, r.baseAddress! + state.band * Int(l.mcus_per_row) * recordSize,
+                                          UInt64(state.band * Int(l.mcus_per_row)), &state.predictors, 0, 0, nil, 0, 0)
+                    }
+                }
+                state.band = band
+                let count = min(bandRows, height - band * bandRows)
+                if state.pixels.count < bandRows * stride { state.pixels = [UInt8](repeating: 0, count: bandRows * stride) }
+                records.withUnsafeBufferPointer { r in
+                    state.pixels.withUnsafeMutableBufferPointer { p in
+                        cjpeg_eighth_rows(decoder, r.baseAddress! + band * Int(l.mcus_per_row) * recordSize,
+                                          UInt64(band * Int(l.mcus_per_row)), &state.predictors, UInt32(x), UInt32(width),
+                                          p.baseAddress, stride, UInt32(count))
+                    }
+                }
+            }
+            let inBand = y - band * bandRows
+            let take = min(bandRows - inBand, rows.upperBound - y)
+            state.pixels.withUnsafeBufferPointer { p in
+                (out + (y - rows.lowerBound) * stride).update(from: p.baseAddress! + inBand * stride, count: take * stride)
+            }
+            y += take
+        }
+    }
+
+    /// The DC predictors and the last MCU row made, between `rows` calls.
+    struct RowState {
+        var band = -1
+        var predictors: [Int32] = [0, 0, 0]
+        var pixels: [UInt8] = []
+    }
+}
+
+/// The second thread's decode from the middle of the data: records and each MCU's
+/// starting position, from its start to the end of the data. When it meets data it
+/// cannot decode (it began inside a code, or the file is damaged), it drops what it
+/// has and begins again after that point.
+private final class SecondHalf: @unchecked Sendable {
+    struct Start {
+        let cursor: cjpeg_eighth_cursor
+        let position: UInt64
+        let marker: Int32
+
+        init(decoder: OpaquePointer, at: Int, marker: Int32) {
+            self.marker = marker
+            var c = cjpeg_eighth_cursor()
+            cjpeg_eighth_cursor_at(decoder, &c, at, marker)
+            cursor = c
+            position = cjpeg_eighth_position(&c)
+        }
+    }
+
+    let decoder: OpaquePointer
+    let scan: UnsafeBufferPointer<UInt8>
+    let recordSize: Int
+    let limit: Int
+    let start: Start
+    // Written by the second thread only, read by the first after waiting for it.
+    var records: [Int32] = []
+    var positions: [UInt64] = []
+
+    init(decoder: OpaquePointer, scan: UnsafeBufferPointer<UInt8>, recordSize: Int, limit: Int, start: Start) {
+        self.decoder = decoder
+        self.scan = scan
+        self.recordSize = recordSize
+        self.limit = limit
+        self.start = start
+    }
+
+    /// The cursors after the MCUs of the last two calls (the end of the data lies in
+    /// them), with the index of each call's first MCU.
+    private var lastAfter: (first: Int, cursors: [cjpeg_eighth_cursor]) = (0, [])
+    private var previousAfter: (first: Int, cursors: [cjpeg_eighth_cursor]) = (0, [])
+
+    func cursor(after index: Int) -> cjpeg_eighth_cursor? {
+        for (first, cursors) in [lastAfter, previousAfter] where index >= first && index < first + cursors.count {
+            return cursors[index - first]
+        }
+        return nil
+    }
+
+    func run() {
+        var cursor = start.cursor
+        let chunk = 2048
+        var failures = 0
+        while positions.count < limit {
+            let have = positions.count
+            let step = min(chunk, limit - have)
+            records.append(contentsOf: repeatElement(0, count: step * recordSize))
+            positions.append(contentsOf: repeatElement(0, count: step))
+            var after = [cjpeg_eighth_cursor](repeating: cjpeg_eighth_cursor(), count: step)
+            let n = records.withUnsafeMutableBufferPointer { r in
+                positions.withUnsafeMutableBufferPointer { p in
+                    cjpeg_eighth_decode(decoder, &cursor, step, r.baseAddress! + have * recordSize, p.baseAddress! + have, &after)
+                }
+            }
+            records.removeLast((step - n) * recordSize)
+            positions.removeLast(step - n)
+            if n > 0 {
+                after.removeLast(step - n)
+                previousAfter = lastAfter
+                lastAfter = (have, after)
+            }
+            if n == step { continue }
+            // Stopped at the end of the data, on damage (after a marker it was in step
+            // from its start), or out of step with the codes: then nothing so far can
+            // be trusted, and it begins again further on.
+            let tail = scan[cursor.pos..<min(cursor.pos + 16, scan.count)]
+            if zip(tail, tail.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) || start.marker >= 0 { return }
+            failures += 1
+            guard failures < 64 else { return }
+            records.removeAll(keepingCapacity: true)
+            positions.removeAll(keepingCapacity: true)
+            lastAfter = (0, [])
+            previousAfter = (0, [])
+            var at = cursor.pos + 1
+            while at < scan.count, scan[at - 1] == 0xFF { at += 1 }
+            guard at < scan.count - 2 else { return }
+            cjpeg_eighth_cursor_at(decoder, &cursor, at, -1)
+        }
+    }
+}
