@@ -1,5 +1,6 @@
 #include "jpeg_eighth.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,7 +279,7 @@ static void idct_2x2_terms(const int32_t *dq, int32_t *e) {
 static const uint64_t used_by_2x2 = 0xAB00AB00AB00ABABull;
 
 long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long count,
-                         int32_t *records, uint64_t *positions, cjpeg_eighth_cursor *after) {
+                         int32_t *records, uint64_t *positions, cjpeg_eighth_cursor *ends, uint64_t first) {
     const cjpeg_eighth_layout *L = d->layout;
     const uint8_t *s = L->scan;
     size_t n = L->scan_size;
@@ -352,9 +353,9 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
             break;
         }
         if (L->restart_interval) restarts_left--;
-        if (after) {
+        if (ends) {
             cjpeg_eighth_cursor a = {r.pos, r.bits, r.count, r.data, restarts_left, next_marker};
-            after[done] = a;
+            ends[(first + (uint64_t)done) % CJPEG_EIGHTH_ENDS] = a;
         }
     }
     cjpeg_eighth_cursor c = {r.pos, r.bits, r.count, r.data, restarts_left, next_marker};
@@ -391,7 +392,7 @@ typedef struct {
 } ycc_tables;
 
 static ycc_tables ycc;
-static int ycc_ready;
+static pthread_once_t ycc_once = PTHREAD_ONCE_INIT;
 
 static void make_ycc(void) {
     for (int i = 0; i < 256; i++) {
@@ -407,10 +408,7 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
                        int32_t *predictors, uint32_t x0, uint32_t width,
                        uint8_t *out, size_t stride, uint32_t rows) {
     const cjpeg_eighth_layout *L = d->layout;
-    if (!__atomic_load_n(&ycc_ready, __ATOMIC_ACQUIRE)) {
-        make_ycc();  /* the same values on every thread, so a race only repeats work */
-        __atomic_store_n(&ycc_ready, 1, __ATOMIC_RELEASE);
-    }
+    pthread_once(&ycc_once, make_ycc);
     /* One MCU row of each component's samples, replicated to the pixel grid later. */
     uint32_t pw[3], m0 = x0 / L->max_h, m1 = (x0 + width + L->max_h - 1) / L->max_h;
     if (m1 > L->mcus_per_row) m1 = L->mcus_per_row;
@@ -503,4 +501,15 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
     }
     for (int c = 0; c < 3; c++) free(wide[c]);
     free(buffer);
+}
+
+void cjpeg_eighth_carry(const cjpeg_eighth *d, const int32_t *records, uint64_t first_mcu, uint64_t mcus,
+                        int32_t *predictors) {
+    const cjpeg_eighth_layout *L = d->layout;
+    uint32_t p[3] = {(uint32_t)predictors[0], (uint32_t)predictors[1], (uint32_t)predictors[2]};
+    for (uint64_t m = 0; m < mcus; m++, records += d->record_size) {
+        if (L->restart_interval && (first_mcu + m) % L->restart_interval == 0) p[0] = p[1] = p[2] = 0;
+        for (int b = 0; b < d->blocks; b++) p[d->block_component[b]] += (uint32_t)records[d->block_record[b]];
+    }
+    for (int c = 0; c < 3; c++) predictors[c] = (int32_t)p[c];
 }

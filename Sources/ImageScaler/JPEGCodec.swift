@@ -162,16 +162,31 @@ public enum JPEGCodec {
                 let x = region?.x ?? 0, width = region?.width ?? eighth.width, channels = eighth.channels
                 try begin(DecodedRegion(rect: Rect(x: x + dx, y: firstRow + dy, width: width, height: height),
                                         channels: channels, cmykInverted: nil))
+                // With a thread to spare, the lower half of the rows is made on it.
+                let stride = width * channels
+                var split = height
+                var lower: JPEGEighthScan.LowerRows? = nil
+                if let thread, height >= 64, stride * height <= 64 << 20 {
+                    split = height * 3 / 5
+                    lower = eighth.rows(firstRow + split ..< endRow, x: x, width: width, on: thread)
+                }
+                defer { lower?.wait() }
                 var state = JPEGEighthScan.RowState()
                 var row = 0
                 while row < height {
-                    let count = min(16, height - row)
-                    var chunk = PixelBuffer.samples(count: width * channels * count)
-                    chunk.withUnsafeMutableBufferPointer {
-                        eighth.rows(firstRow + row ..< firstRow + row + count, x: x, width: width, state: &state, into: $0.baseAddress!)
+                    let count = min(16, (row < split ? split : height) - row)
+                    var chunk: [UInt8]
+                    if row < split {
+                        chunk = PixelBuffer.samples(count: stride * count)
+                        chunk.withUnsafeMutableBufferPointer {
+                            eighth.rows(firstRow + row ..< firstRow + row + count, x: x, width: width, state: &state, into: $0.baseAddress!)
+                        }
+                    } else {
+                        lower!.wait()
+                        chunk = Array(lower!.pixels[(row - split) * stride ..< (row - split + count) * stride])
                     }
                     try chunk.withUnsafeBufferPointer {
-                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: width * channels, pixels: $0.baseAddress!, storage: chunk))
+                        try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!, storage: chunk))
                     }
                     row += count
                 }

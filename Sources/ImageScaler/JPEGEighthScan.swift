@@ -15,12 +15,18 @@ import Glibc
 /// it stands at an MCU's start where the second also stood, and from there the two
 /// decodes are the same (a Huffman decoder's state at an MCU's start is its bit
 /// position), so the second's records are taken for the rest.
-final class JPEGEighthScan {
+///
+/// Once made it is not changed, so threads may make rows from it at once.
+final class JPEGEighthScan: @unchecked Sendable {
     private let layout: UnsafeMutablePointer<cjpeg_eighth_layout>
     private let decoder: OpaquePointer
     private let recordSize: Int
     private let total: Int
     private var records: [Int32] = []
+    /// The second thread's records, used from MCU `lowerFirst` on (its `lowerOffset`th).
+    private var lower: [Int32] = []
+    private var lowerFirst = Int.max
+    private var lowerOffset = 0
 
     /// nil when the layout's tables are refused, the records would pass `budget` bytes,
     /// or the data holds anything unexpected.
@@ -34,7 +40,7 @@ final class JPEGEighthScan {
         let bytes = scan.total.multipliedReportingOverflow(by: scan.recordSize * 4)
         // The second thread's records may cover half the image again.
         guard !bytes.overflow, bytes.partialValue / 2 * 3 <= budget else { return nil }
-        let from = splitFrom ?? layout.scan_size / 2
+        let from = splitFrom ?? layout.scan_size / 100 * 52
         return scan.decode(thread: layout.scan_size >= splitSize ? thread : nil, from: from) ? scan : nil
     }
 
@@ -72,15 +78,14 @@ final class JPEGEighthScan {
         cjpeg_eighth_cursor_start(decoder, &cursor)
         // Splitting pays once the data takes milliseconds to decode.
         guard let thread, let start = secondStart(from: from) else {
-            let n = records.withUnsafeMutableBufferPointer { cjpeg_eighth_decode(decoder, &cursor, total, $0.baseAddress, nil, nil) }
+            let n = records.withUnsafeMutableBufferPointer { cjpeg_eighth_decode(decoder, &cursor, total, $0.baseAddress, nil, nil, 0) }
             return n == total && cjpeg_eighth_at_end(decoder, &cursor) != 0
         }
         let scan = UnsafeBufferPointer(start: layout.pointee.scan, count: layout.pointee.scan_size)
         let second = SecondHalf(decoder: decoder, scan: scan, recordSize: recordSize, limit: total, start: start)
         // Its share of the MCUs, by bytes, with room to spare: no copying as it grows.
         let share = min(total, Int(Double(total) * Double(scan.count - start.cursor.pos) / Double(scan.count) * 1.25) + 4096)
-        second.records.reserveCapacity(share * recordSize)
-        second.positions.reserveCapacity(share)
+        second.reserve(share)
         let work = thread.start { second.run() }
         // A work item may be waited on once only.
         var waited = false
@@ -91,18 +96,14 @@ final class JPEGEighthScan {
         defer { join() }
         var done = 0
         // To where the second began, then MCU by MCU until both stood at the same place.
-        var firstPosition = UInt64.max
         var matched: (mcu: Int, index: Int)? = nil
         var j = 0
         while done < total {
             let position = cjpeg_eighth_position(&cursor)
             if position >= start.position {
-                if firstPosition == .max {
-                    join()
-                    firstPosition = second.positions.first ?? .max
-                }
-                while j < second.positions.count && second.positions[j] < position { j += 1 }
-                if j == second.positions.count { break }
+                join()
+                while j < second.probed && second.positions[j] < position { j += 1 }
+                if j == second.probed { break }
                 if second.positions[j] == position {
                     matched = (done, j)
                     break
@@ -110,7 +111,7 @@ final class JPEGEighthScan {
             }
             let step = position >= start.position ? 1 : min(total - done, 64)
             let n = records.withUnsafeMutableBufferPointer {
-                cjpeg_eighth_decode(decoder, &cursor, step, $0.baseAddress! + done * recordSize, nil, nil)
+                cjpeg_eighth_decode(decoder, &cursor, step, $0.baseAddress! + done * recordSize, nil, nil, 0)
             }
             done += n
             if n < step { break }
@@ -118,14 +119,12 @@ final class JPEGEighthScan {
         join()
         // The second decoded on past the last MCU into the padding, or stopped there;
         // the data must end where the last MCU does.
-        if let (mcu, index) = matched, var end = second.cursor(after: index + total - mcu - 1),
+        if let (mcu, index) = matched, index + total - mcu <= second.count, var end = second.cursor(after: index + total - mcu - 1),
            cjpeg_eighth_at_end(decoder, &end) != 0 {
-            let count = (total - mcu) * recordSize
-            records.withUnsafeMutableBufferPointer { out in
-                second.records.withUnsafeBufferPointer { from in
-                    (out.baseAddress! + mcu * recordSize).update(from: from.baseAddress! + index * recordSize, count: count)
-                }
-            }
+            // Kept where they are: copying them would cost more than the rows they make.
+            lower = second.records
+            lowerFirst = mcu
+            lowerOffset = index
             met = true
             return true
         }
@@ -133,7 +132,7 @@ final class JPEGEighthScan {
         let rest = total - done
         if rest > 0 {
             let n = records.withUnsafeMutableBufferPointer {
-                cjpeg_eighth_decode(decoder, &cursor, rest, $0.baseAddress! + done * recordSize, nil, nil)
+                cjpeg_eighth_decode(decoder, &cursor, rest, $0.baseAddress! + done * recordSize, nil, nil, 0)
             }
             done += n
         }
@@ -172,18 +171,16 @@ final class JPEGEighthScan {
                 // Bands above carry their predictors down; their pixels are not kept.
                 while state.band + 1 < band {
                     state.band += 1
-                    records.withUnsafeBufferPointer { r in
-                        cjpeg_eighth_rows(decoder, r.baseAddress! + state.band * Int(l.mcus_per_row) * recordSize,
-                                          UInt64(state.band * Int(l.mcus_per_row)), &state.predictors, 0, 0, nil, 0, 0)
+                    withBand(state.band) { r in
+                        cjpeg_eighth_carry(decoder, r, UInt64(state.band * Int(l.mcus_per_row)), UInt64(l.mcus_per_row), &state.predictors)
                     }
                 }
                 state.band = band
                 let count = min(bandRows, height - band * bandRows)
                 if state.pixels.count < bandRows * stride { state.pixels = [UInt8](repeating: 0, count: bandRows * stride) }
-                records.withUnsafeBufferPointer { r in
+                withBand(band) { r in
                     state.pixels.withUnsafeMutableBufferPointer { p in
-                        cjpeg_eighth_rows(decoder, r.baseAddress! + band * Int(l.mcus_per_row) * recordSize,
-                                          UInt64(band * Int(l.mcus_per_row)), &state.predictors, UInt32(x), UInt32(width),
+                        cjpeg_eighth_rows(decoder, r, UInt64(band * Int(l.mcus_per_row)), &state.predictors, UInt32(x), UInt32(width),
                                           p.baseAddress, stride, UInt32(count))
                     }
                 }
@@ -194,6 +191,46 @@ final class JPEGEighthScan {
                 (out + (y - rows.lowerBound) * stride).update(from: p.baseAddress! + inBand * stride, count: take * stride)
             }
             y += take
+        }
+    }
+
+    /// The records of MCU row `band`: the first thread's, the second's, or a copy of
+    /// both when the row holds the MCU where they met.
+    private func withBand<T>(_ band: Int, _ body: (UnsafePointer<Int32>) -> T) -> T {
+        let per = Int(layout.pointee.mcus_per_row), first = band * per
+        if first + per <= lowerFirst {
+            return records.withUnsafeBufferPointer { body($0.baseAddress! + first * recordSize) }
+        }
+        if first >= lowerFirst {
+            return lower.withUnsafeBufferPointer { body($0.baseAddress! + (lowerOffset + first - lowerFirst) * recordSize) }
+        }
+        let joined = Array(records[first * recordSize ..< lowerFirst * recordSize])
+            + lower[lowerOffset * recordSize ..< (lowerOffset + first + per - lowerFirst) * recordSize]
+        return joined.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// Rows `rows` made on `thread` into a buffer while the caller makes those above.
+    func rows(_ rows: Range<Int>, x: Int, width: Int, on thread: LentThread) -> LowerRows {
+        let lower = LowerRows(count: rows.count * width * channels)
+        lower.work = thread.start { [self] in
+            var state = RowState()
+            lower.pixels.withUnsafeMutableBufferPointer { self.rows(rows, x: x, width: width, state: &state, into: $0.baseAddress!) }
+        }
+        return lower
+    }
+
+    /// Rows made on another thread; `wait` before reading `pixels`.
+    final class LowerRows: @unchecked Sendable {
+        var pixels: [UInt8]
+        fileprivate var work: DispatchWorkItem?
+
+        fileprivate init(count: Int) {
+            pixels = PixelBuffer.samples(count: count)
+        }
+
+        func wait() {
+            work?.wait()
+            work = nil
         }
     }
 
@@ -230,8 +267,15 @@ private final class SecondHalf: @unchecked Sendable {
     let limit: Int
     let start: Start
     // Written by the second thread only, read by the first after waiting for it.
+    /// Records of `count` MCUs (the array's elements past them are not initialized).
     var records: [Int32] = []
-    var positions: [UInt64] = []
+    var count = 0
+    /// Where the first `probed` MCUs began: the first thread meets the second among
+    /// them (once in step a decode stays in step, so a few thousand are plenty).
+    var positions = [UInt64](repeating: 0, count: 8192)
+    var probed = 0
+    /// The cursors after the last MCUs (`CJPEG_EIGHTH_ENDS` of them), in a ring.
+    private var ends = [cjpeg_eighth_cursor](repeating: cjpeg_eighth_cursor(), count: Int(CJPEG_EIGHTH_ENDS))
 
     init(decoder: OpaquePointer, scan: UnsafeBufferPointer<UInt8>, recordSize: Int, limit: Int, start: Start) {
         self.decoder = decoder
@@ -241,40 +285,53 @@ private final class SecondHalf: @unchecked Sendable {
         self.start = start
     }
 
-    /// The cursors after the MCUs of the last two calls (the end of the data lies in
-    /// them), with the index of each call's first MCU.
-    private var lastAfter: (first: Int, cursors: [cjpeg_eighth_cursor]) = (0, [])
-    private var previousAfter: (first: Int, cursors: [cjpeg_eighth_cursor]) = (0, [])
+    /// Room for `mcus` records, uninitialized: each is written before it is read.
+    func reserve(_ mcus: Int) {
+        let size = mcus * recordSize
+        var grown = [Int32](unsafeUninitializedCapacity: size) { _, n in n = size }
+        if count > 0 {
+            grown.withUnsafeMutableBufferPointer { to in
+                records.withUnsafeBufferPointer { to.baseAddress!.update(from: $0.baseAddress!, count: count * recordSize) }
+            }
+        }
+        records = grown
+    }
 
     func cursor(after index: Int) -> cjpeg_eighth_cursor? {
-        for (first, cursors) in [lastAfter, previousAfter] where index >= first && index < first + cursors.count {
-            return cursors[index - first]
-        }
-        return nil
+        index < count && index >= count - Int(CJPEG_EIGHTH_ENDS) ? ends[index % Int(CJPEG_EIGHTH_ENDS)] : nil
     }
 
     func run() {
         var cursor = start.cursor
         let chunk = 2048
         var failures = 0
-        while positions.count < limit {
-            let have = positions.count
-            let step = min(chunk, limit - have)
-            records.append(contentsOf: repeatElement(0, count: step * recordSize))
-            positions.append(contentsOf: repeatElement(0, count: step))
-            var after = [cjpeg_eighth_cursor](repeating: cjpeg_eighth_cursor(), count: step)
-            let n = records.withUnsafeMutableBufferPointer { r in
-                positions.withUnsafeMutableBufferPointer { p in
-                    cjpeg_eighth_decode(decoder, &cursor, step, r.baseAddress! + have * recordSize, p.baseAddress! + have, &after)
+        while count < limit {
+            let step = min(chunk, limit - count)
+            if (count + step) * recordSize > records.count { reserve(min(limit, 2 * (count + step))) }
+            let probe = min(step, positions.count - probed)
+            let have = count
+            // The positions while they are probed, then the rest without them.
+            var n = 0
+            if probe > 0 {
+                n = records.withUnsafeMutableBufferPointer { r in
+                    positions.withUnsafeMutableBufferPointer { p in
+                        ends.withUnsafeMutableBufferPointer { e in
+                            cjpeg_eighth_decode(decoder, &cursor, probe, r.baseAddress! + have * recordSize, p.baseAddress! + have,
+                                                e.baseAddress, UInt64(have))
+                        }
+                    }
+                }
+                probed += n
+            }
+            if n == probe {
+                let more = step - probe, from = have + n
+                n += records.withUnsafeMutableBufferPointer { r in
+                    ends.withUnsafeMutableBufferPointer { e in
+                        cjpeg_eighth_decode(decoder, &cursor, more, r.baseAddress! + from * recordSize, nil, e.baseAddress, UInt64(from))
+                    }
                 }
             }
-            records.removeLast((step - n) * recordSize)
-            positions.removeLast(step - n)
-            if n > 0 {
-                after.removeLast(step - n)
-                previousAfter = lastAfter
-                lastAfter = (have, after)
-            }
+            count += n
             if n == step { continue }
             // Stopped at the end of the data, on damage (after a marker it was in step
             // from its start), or out of step with the codes: then nothing so far can
@@ -283,10 +340,8 @@ private final class SecondHalf: @unchecked Sendable {
             if zip(tail, tail.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xD9 }) || start.marker >= 0 { return }
             failures += 1
             guard failures < 64 else { return }
-            records.removeAll(keepingCapacity: true)
-            positions.removeAll(keepingCapacity: true)
-            lastAfter = (0, [])
-            previousAfter = (0, [])
+            count = 0
+            probed = 0
             var at = cursor.pos + 1
             while at < scan.count, scan[at - 1] == 0xFF { at += 1 }
             guard at < scan.count - 2 else { return }

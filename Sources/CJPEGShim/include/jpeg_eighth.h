@@ -72,12 +72,17 @@ void cjpeg_eighth_cursor_at(const cjpeg_eighth *decoder, cjpeg_eighth_cursor *cu
    counted: two decodes at an MCU's start at the same place continue alike. */
 uint64_t cjpeg_eighth_position(const cjpeg_eighth_cursor *cursor);
 
+/* Cursors kept after the last MCUs decoded (see cjpeg_eighth_decode). */
+#define CJPEG_EIGHTH_ENDS 64
+
 /* Decodes up to `count` MCUs into `records` (record_size each), storing each MCU's
-   starting position in `positions` and the cursor after it in `after` when not NULL.
+   starting position in `positions` when not NULL, and the cursor after MCU number
+   first + i in ends[(first + i) % CJPEG_EIGHTH_ENDS] when `ends` is not NULL (a decode
+   that does not know where the data ends finds there the cursor after the last MCU).
    Returns how many were decoded: fewer than count when the data holds something
    unexpected or ends. The cursor stays after the last MCU decoded. */
 long cjpeg_eighth_decode(const cjpeg_eighth *decoder, cjpeg_eighth_cursor *cursor, long count,
-                         int32_t *records, uint64_t *positions, cjpeg_eighth_cursor *after);
+                         int32_t *records, uint64_t *positions, cjpeg_eighth_cursor *ends, uint64_t first);
 
 /* 1 when only padding bits and EOI follow (the last MCUs may need fewer bits than a
    byte, so this does not say that no MCU is left). */
@@ -90,5 +95,10 @@ int cjpeg_eighth_at_end(const cjpeg_eighth *decoder, const cjpeg_eighth_cursor *
 void cjpeg_eighth_rows(const cjpeg_eighth *decoder, const int32_t *records, uint64_t first_mcu,
                        int32_t *predictors, uint32_t x0, uint32_t width,
                        uint8_t *out, size_t stride, uint32_t rows);
+
+/* The predictors after `mcus` MCUs from `first_mcu` (records of those), as
+   cjpeg_eighth_rows carries them, without making pixels. */
+void cjpeg_eighth_carry(const cjpeg_eighth *decoder, const int32_t *records, uint64_t first_mcu, uint64_t mcus,
+                        int32_t *predictors);
 
 #endif
