@@ -270,8 +270,9 @@ static void idct_2x2_terms(const int32_t *dq, int32_t *e) {
         int64_t tmp10 = ws[r][0] * (1 << 15);
         int64_t tmp0 = ws[r][7] * -5906 + ws[r][5] * 6967 + ws[r][3] * -10426 + ws[r][1] * 29692;
         int64_t a = (tmp10 + tmp0 + (1 << 19)) >> 17, b = (tmp10 - tmp0 + (1 << 19)) >> 17;
-        e[2 * r] = a > INT32_MAX / 2 ? INT32_MAX / 2 : a < INT32_MIN / 2 ? INT32_MIN / 2 : (int32_t)a;
-        e[2 * r + 1] = b > INT32_MAX / 2 ? INT32_MAX / 2 : b < INT32_MIN / 2 ? INT32_MIN / 2 : (int32_t)b;
+        /* Within 2^29, so adding a DC term (at most 2^30) cannot overflow 32 bits. */
+        e[2 * r] = a > (1 << 29) ? (1 << 29) : a < -(1 << 29) ? -(1 << 29) : (int32_t)a;
+        e[2 * r + 1] = b > (1 << 29) ? (1 << 29) : b < -(1 << 29) ? -(1 << 29) : (int32_t)b;
     }
 }
 
@@ -378,7 +379,7 @@ static inline uint8_t idct_1x1_sample(int32_t v) {
 }
 
 /* The clamp after its SIMD 2x2 IDCT, which saturates. */
-static inline uint8_t clamp_sample(int64_t v) {
+static inline uint8_t clamp_sample(int32_t v) {
     v += 128;
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
@@ -425,9 +426,22 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
         plane[c] = buffer + total;
         total += (size_t)pw[c] * L->comp[c].v * L->comp[c].scaled;
     }
+    /* Where each block's samples go in the planes, from its MCU's first column. */
+    uint8_t *base[10];
+    uint32_t step[10], q0[3];
+    for (int c = 0; c < L->components; c++) q0[c] = L->comp[c].quant[0];
+    for (int b = 0; b < d->blocks; b++) {
+        int ci = d->block_component[b];
+        uint32_t sc = d->block_scaled[b], h = L->comp[ci].h;
+        base[b] = plane[ci] + (size_t)d->block_y[b] * sc * pw[ci] + d->block_x[b] * sc;
+        step[b] = h * sc;
+    }
+    /* MCUs to the next restart (the predictors start again there). */
+    uint64_t ri = L->restart_interval, left = ri ? (ri - first_mcu % ri) % ri : UINT64_MAX;
     const int32_t *rec = records;
     for (uint32_t m = 0; m < L->mcus_per_row; m++, rec += d->record_size) {
-        if (L->restart_interval && (first_mcu + m) % L->restart_interval == 0) {
+        if (left-- == 0) {
+            left = ri - 1;
             predictors[0] = predictors[1] = predictors[2] = 0;
         }
         if (m < m0 || m >= m1) {
@@ -443,16 +457,16 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
             const int32_t *r = rec + d->block_record[b];
             /* libjpeg keeps the predictor in an int and the coefficient in 16 bits. */
             predictors[ci] = (int32_t)((uint32_t)predictors[ci] + (uint32_t)r[0]);
-            int32_t dc = (int32_t)(int16_t)predictors[ci] * (int32_t)L->comp[ci].quant[0];
-            uint32_t bx = d->block_x[b], by = d->block_y[b], h = L->comp[ci].h;
+            int32_t dc = (int32_t)(int16_t)predictors[ci] * (int32_t)q0[ci];
+            uint8_t *p = base[b] + m * step[b];
             if (d->block_scaled[b] == 1) {
-                plane[ci][(size_t)by * pw[ci] + m * h + bx] = idct_1x1_sample((dc + 4) >> 3);
+                p[0] = idct_1x1_sample((dc + 4) >> 3);
             } else {
-                uint8_t *p = plane[ci] + (size_t)(2 * by) * pw[ci] + 2 * (m * h + bx);
-                p[0] = clamp_sample(((int64_t)dc + r[1]) >> 3);
-                p[1] = clamp_sample(((int64_t)dc + r[2]) >> 3);
-                p[pw[ci]] = clamp_sample(((int64_t)dc + r[3]) >> 3);
-                p[pw[ci] + 1] = clamp_sample(((int64_t)dc + r[4]) >> 3);
+                size_t w = pw[ci];
+                p[0] = clamp_sample((dc + r[1]) >> 3);
+                p[1] = clamp_sample((dc + r[2]) >> 3);
+                p[w] = clamp_sample((dc + r[3]) >> 3);
+                p[w + 1] = clamp_sample((dc + r[4]) >> 3);
             }
         }
     }
@@ -507,8 +521,12 @@ void cjpeg_eighth_carry(const cjpeg_eighth *d, const int32_t *records, uint64_t 
                         int32_t *predictors) {
     const cjpeg_eighth_layout *L = d->layout;
     uint32_t p[3] = {(uint32_t)predictors[0], (uint32_t)predictors[1], (uint32_t)predictors[2]};
+    uint64_t ri = L->restart_interval, left = ri ? (ri - first_mcu % ri) % ri : UINT64_MAX;
     for (uint64_t m = 0; m < mcus; m++, records += d->record_size) {
-        if (L->restart_interval && (first_mcu + m) % L->restart_interval == 0) p[0] = p[1] = p[2] = 0;
+        if (left-- == 0) {
+            left = ri - 1;
+            p[0] = p[1] = p[2] = 0;
+        }
         for (int b = 0; b < d->blocks; b++) p[d->block_component[b]] += (uint32_t)records[d->block_record[b]];
     }
     for (int c = 0; c < 3; c++) predictors[c] = (int32_t)p[c];

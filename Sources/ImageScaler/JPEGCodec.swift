@@ -167,8 +167,15 @@ public enum JPEGCodec {
                 var split = height
                 var lower: JPEGEighthScan.LowerRows? = nil
                 if let thread, height >= 64, stride * height <= 64 << 20 {
-                    split = height * 3 / 5
-                    lower = eighth.rows(firstRow + split ..< endRow, x: x, width: width, on: thread)
+                    // Where the second decoding thread's part begins, or 3/5 down (the
+                    // lower part must first carry the predictors through all above).
+                    if let (row, state) = eighth.secondRows(), row > firstRow + 16, row < endRow - 16 {
+                        split = row - firstRow
+                        lower = eighth.rows(row ..< endRow, x: x, width: width, from: state, on: thread)
+                    } else {
+                        split = height * 3 / 5
+                        lower = eighth.rows(firstRow + split ..< endRow, x: x, width: width, on: thread)
+                    }
                 }
                 defer { lower?.wait() }
                 var state = JPEGEighthScan.RowState()

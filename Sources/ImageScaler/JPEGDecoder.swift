@@ -39,6 +39,9 @@ struct JPEGDecoder: RowDecoder {
     }
 
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
+        // At 1/8 a sequential file is split by the decoder itself, on a lent thread,
+        // after the restart marker nearest the middle: no cut is copied.
+        if shrink == 8 && !info.interlaced && info.colorModel != .cmyk { return nil }
         var options = options
         options.shrink = shrink
         return JPEGCodec.halves(data, options: options, region: region, split: split, overlap: overlap, restarts: restarts)

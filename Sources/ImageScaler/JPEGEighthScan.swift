@@ -27,6 +27,8 @@ final class JPEGEighthScan: @unchecked Sendable {
     private var lower: [Int32] = []
     private var lowerFirst = Int.max
     private var lowerOffset = 0
+    /// The DC predictors at the start of MCU `lowerFirst`, from the first thread.
+    private var meetingPredictors: [Int32] = [0, 0, 0]
 
     /// nil when the layout's tables are refused, the records would pass `budget` bytes,
     /// or the data holds anything unexpected.
@@ -98,6 +100,9 @@ final class JPEGEighthScan: @unchecked Sendable {
         // To where the second began, then MCU by MCU until both stood at the same place.
         var matched: (mcu: Int, index: Int)? = nil
         var j = 0
+        // The predictors, carried while the records just made are in cache: the second
+        // thread's rows start from them where the two met.
+        var predictors: [Int32] = [0, 0, 0]
         while done < total {
             let position = cjpeg_eighth_position(&cursor)
             if position >= start.position {
@@ -111,7 +116,10 @@ final class JPEGEighthScan: @unchecked Sendable {
             }
             let step = position >= start.position ? 1 : min(total - done, 64)
             let n = records.withUnsafeMutableBufferPointer {
-                cjpeg_eighth_decode(decoder, &cursor, step, $0.baseAddress! + done * recordSize, nil, nil, 0)
+                let made = $0.baseAddress! + done * recordSize
+                let n = cjpeg_eighth_decode(decoder, &cursor, step, made, nil, nil, 0)
+                cjpeg_eighth_carry(decoder, made, UInt64(done), UInt64(n), &predictors)
+                return n
             }
             done += n
             if n < step { break }
@@ -125,6 +133,7 @@ final class JPEGEighthScan: @unchecked Sendable {
             lower = second.records
             lowerFirst = mcu
             lowerOffset = index
+            meetingPredictors = predictors
             met = true
             return true
         }
@@ -209,11 +218,31 @@ final class JPEGEighthScan: @unchecked Sendable {
         return joined.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    /// Rows `rows` made on `thread` into a buffer while the caller makes those above.
-    func rows(_ rows: Range<Int>, x: Int, width: Int, on thread: LentThread) -> LowerRows {
+    /// The first row of the first MCU row wholly decoded by the second thread, and the
+    /// state for making rows from there (the predictors known without reading the
+    /// records above); nil unless the threads met.
+    func secondRows() -> (row: Int, state: RowState)? {
+        guard met else { return nil }
+        let per = Int(layout.pointee.mcus_per_row)
+        let band = (lowerFirst + per - 1) / per
+        guard band < Int(layout.pointee.mcu_rows) else { return nil }
+        var state = RowState()
+        state.predictors = meetingPredictors
+        let count = band * per - lowerFirst
+        lower.withUnsafeBufferPointer {
+            cjpeg_eighth_carry(decoder, $0.baseAddress! + lowerOffset * recordSize, UInt64(lowerFirst), UInt64(count), &state.predictors)
+        }
+        // The predictors are those after the MCU row above.
+        state.band = band - 1
+        return (band * Int(layout.pointee.max_v), state)
+    }
+
+    /// Rows `rows` made on `thread` into a buffer while the caller makes those above,
+    /// from `state` (see `secondRows`) or the top.
+    func rows(_ rows: Range<Int>, x: Int, width: Int, from state: RowState = RowState(), on thread: LentThread) -> LowerRows {
         let lower = LowerRows(count: rows.count * width * channels)
         lower.work = thread.start { [self] in
-            var state = RowState()
+            var state = state
             lower.pixels.withUnsafeMutableBufferPointer { self.rows(rows, x: x, width: width, state: &state, into: $0.baseAddress!) }
         }
         return lower

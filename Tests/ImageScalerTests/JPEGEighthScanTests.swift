@@ -116,6 +116,43 @@ final class JPEGEighthScanTests: XCTestCase {
         XCTAssertGreaterThan(met, tried * 9 / 10, "the threads met in \(met) of \(tried) splits")
     }
 
+    /// A file large enough for the decode to take a second thread: the lower rows come
+    /// from the second thread's records, made on the lent thread from where the two met,
+    /// over the whole image and over regions.
+    func testLentThreadDecodesEqualDjpegAndRegionsEqualCrops() throws {
+        let thread = try XCTUnwrap(RenderExecutor.lentThread(threads: 2))
+        let ppm = NSTemporaryDirectory() + "/eighth-noise-\(getpid()).ppm"
+        defer { unlink(ppm) }
+        let (w, h) = (1600, 1200)
+        var noise = Array("P6\n\(w) \(h)\n255\n".utf8)
+        var seed: UInt32 = 12345
+        for i in 0..<(w * h * 3) {
+            seed = seed &* 1664525 &+ 1013904223
+            // Smooth where it is not noisy, so the rows differ in their cost.
+            noise.append(i / (w * 3) < h / 3 ? UInt8(truncatingIfNeeded: seed >> 24) : UInt8(truncatingIfNeeded: i / 97))
+        }
+        try ImageFile.write(noise, to: ppm)
+        for restart in [[], ["-restart", "1"]] {
+            let jpeg = try XCTUnwrap(Fixtures.run(["cjpeg", "-quality", "95"] + restart + [ppm]), "cjpeg")
+            XCTAssertGreaterThan(jpeg.count, 1 << 18)
+            let reference = try djpegEighth(jpeg)
+            func decode(_ region: Rect?) throws -> (PixelBuffer, Rect) {
+                var collector = RowCollector()
+                let options = DecodeOptions(shrink: 8)
+                _ = try JPEGCodec.decodeRows(jpeg, options: options, region: region, restarts: RestartIntervalCut.Index(jpeg),
+                                             thread: thread, begin: { collector.begin($0) }, rows: { collector.add($0) })
+                return (collector.image, collector.region.rect)
+            }
+            XCTAssertEqual(try decode(nil).0, reference, "\(restart)")
+            for region in [Rect(x: 0, y: 0, width: 200, height: 150), Rect(x: 17, y: 33, width: 150, height: 100),
+                           Rect(x: 0, y: 70, width: 200, height: 80)] {
+                let (part, at) = try decode(region)
+                XCTAssertEqual(part, try Scaling.crop(reference, to: at), "\(restart) \(region)")
+                XCTAssertEqual(at.intersection(region), region, "\(restart) \(region): \(at)")
+            }
+        }
+    }
+
     /// Whatever the decoder does not expect, libjpeg decodes instead and reports.
     func testDamagedDataIsLeftToLibjpeg() throws {
         let jpeg = try ImageFile.read(Fixtures.testImages + "/scene-640x427.jpg")
