@@ -1,3 +1,4 @@
+import CJPEGShim
 @testable import ImageScaler
 
 /// libFuzzer target: the JPEG decode path including EXIF parsing, shrink-on-load,
@@ -33,10 +34,40 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = try? ImageOperation.fill(Size(width: 9, height: 9), from: nil, origin: .topLeft, gravity: .centre).render(bytes, as: .png, decode: tolerant)
     _ = try? ImageOperation.fill(Size(width: 9, height: 30), from: nil, origin: .topLeft, gravity: .centre)
         .render(bytes, as: .png, decode: tolerant, settings: threaded)
+    fuzzEighthSplit(bytes)
     var settings = RenderSettings()
     settings.keepMetadata = true
     var srgb = options
     srgb.toSRGB = true
     _ = try? ImageOperation.fit(Size(width: 16, height: 16)).render(bytes, as: .png, decode: srgb, settings: settings)
     return 0
+}
+
+/// The 1/8 decoder with its second thread starting at a few bytes of the data (the
+/// split is otherwise tried only on data of 256 KiB or more), then its rows.
+func fuzzEighthSplit(_ bytes: [UInt8]) {
+    guard let thread = RenderExecutor.lentThread(threads: 2) else { return }
+    bytes.withUnsafeBufferPointer { buf in
+        var raw = cjpeg_info()
+        var message = ShimMessage()
+        guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, 1 << 26, Int32(CJPEG_SEVERITY_WARNING), &raw, $0, $1) })
+        else { return }
+        defer { cjpeg_reader_close(reader) }
+        var layout = cjpeg_eighth_layout()
+        var output = cjpeg_output()
+        guard message.with({ cjpeg_reader_start_eighth(reader, &layout, &output, $0, $1) }) == 1 else { return }
+        for from in [layout.scan_size / 3, layout.scan_size / 2 + 1] {
+            guard let scan = JPEGEighthScan.make(layout, budget: 1 << 26, thread: thread, splitFrom: from, splitSize: 0),
+                  scan.width * scan.height <= 1 << 20 else { continue }
+            var pixels = [UInt8](repeating: 0, count: scan.width * scan.height * scan.channels)
+            var state = JPEGEighthScan.RowState()
+            pixels.withUnsafeMutableBufferPointer {
+                scan.rows(0..<scan.height, x: 0, width: scan.width, state: &state, into: $0.baseAddress!)
+            }
+            if let (row, state) = scan.secondRows() {
+                let lower = scan.rows(row..<scan.height, x: 1, width: scan.width - 1, from: state, on: thread)
+                lower.wait()
+            }
+        }
+    }
 }

@@ -142,7 +142,9 @@ public enum JPEGCodec {
                 let status = message.with { cjpeg_reader_start_eighth(reader, &layout, &output, $0, $1) }
                 guard status >= 0 else { throw DecodeError.jpeg(message.text) }
                 if status == 1 {
-                    eighth = JPEGEighthScan.make(layout, budget: max(0, options.maxMemory - data.count), thread: thread)
+                    // Half of what the file's bytes leave: the pipeline after needs its share.
+                    let budget = options.maxMemory <= 0 ? Int.max : max(0, options.maxMemory - data.count) / 2
+                    eighth = JPEGEighthScan.make(layout, budget: budget, thread: thread)
                 }
                 if eighth == nil {
                     guard message.with({ cjpeg_reader_crop(reader, cropX, cropW, &output, $0, $1) }) == 0 else {
