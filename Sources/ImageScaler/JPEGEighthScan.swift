@@ -33,8 +33,9 @@ final class JPEGEighthScan: @unchecked Sendable {
     /// nil when the layout's tables are refused, the records would pass `budget` bytes,
     /// or the data holds anything unexpected.
     /// `splitFrom` is the byte of the data from which the second thread's start is
-    /// sought (default: the middle), and the split is tried only on data of at least
-    /// `splitSize` bytes.
+    /// sought (default: 52% in: the second thread also finds its bearings and grows its
+    /// buffers, and so finishes with the first), and the split is tried only on data of
+    /// at least `splitSize` bytes.
     static func make(_ layout: cjpeg_eighth_layout, budget: Int, thread: LentThread?,
                      splitFrom: Int? = nil, splitSize: Int = 1 << 18) -> JPEGEighthScan? {
         let scan = JPEGEighthScan(layout)
