@@ -36,6 +36,52 @@ final class HardeningTests: XCTestCase {
         }
     }
 
+    /// A JPEG large enough that a 1/8 decode takes two threads (the second starting in
+    /// the middle of the data), damaged in either half: the one-line failure, nothing
+    /// written, and with --fail-on none libjpeg's lenient thumbnail and a warning.
+    func testDamagedLargeJPEGsOnTheTwoThreadPath() throws {
+        let dir = CLI.tempDir()
+        let big = dir + "/big.jpg"
+        // Noise: it compresses poorly, so the data is large.
+        var pixels = [UInt8](repeating: 0, count: 3200 * 600 * 3)
+        var seed: UInt32 = 7
+        for i in pixels.indices {
+            seed = seed &* 1664525 &+ 1013904223
+            pixels[i] = UInt8(seed >> 24)
+        }
+        let jpeg = try ImageCodec.encode(PixelBuffer(width: 3200, height: 600, channels: 3, pixels: pixels), as: .jpeg,
+                                         options: EncodeOptions())
+        write(jpeg, big)
+        XCTAssertGreaterThan(jpeg.count, 1 << 19, "large enough to split")
+        let args = ["fit", "--size", "160x"]
+        let first = CLI.run(args + [big, "-o", dir + "/a.png", "-v"]), again = CLI.run(args + [big, "-o", dir + "/b.png"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stderr.contains("1/8"), first.stderr)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(CLI.bytes(dir + "/a.png"), CLI.bytes(dir + "/b.png"), "the same bytes on every run")
+        let scan = try XCTUnwrap((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        for (name, at) in [("front", scan + (jpeg.count - scan) / 5), ("back", scan + (jpeg.count - scan) * 4 / 5)] {
+            let bad = dir + "/bad-\(name).jpg"
+            // Stuffed FF bytes: all ones, which no Huffman code is.
+            var damaged = jpeg
+            let from = (at..<jpeg.count).first { jpeg[$0 - 1] != 0xFF }!
+            for i in stride(from: from, to: from + 200, by: 2) {
+                damaged[i] = 0xFF
+                damaged[i + 1] = 0x00
+            }
+            write(damaged, bad)
+            let out = CLI.tempDir()
+            expectFailure(bad, "Corrupt JPEG data", args: args)
+            let lenient = CLI.run(args + ["--fail-on", "none", bad, "-o", out + "/t.png"])
+            XCTAssertEqual(lenient.status, 0, lenient.stderr)
+            XCTAssertTrue(lenient.stderr.contains("warning: damaged JPEG decoded anyway"), lenient.stderr)
+            XCTAssertEqual(CLI.size(out + "/t.png"), CLI.size(dir + "/a.png"))
+            let cut = dir + "/cut-\(name).jpg"
+            write(Array(jpeg[0..<at]), cut)
+            expectFailure(cut, "JPEG", args: args)
+        }
+    }
+
     func testCorruptData() throws {
         let dir = CLI.tempDir()
         write([], dir + "/empty.png")
