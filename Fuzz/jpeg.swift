@@ -35,6 +35,7 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = try? ImageOperation.fill(Size(width: 9, height: 30), from: nil, origin: .topLeft, gravity: .centre)
         .render(bytes, as: .png, decode: tolerant, settings: threaded)
     fuzzEighthSplit(bytes)
+    fuzzEntropyAgainstLibjpeg(bytes)
     var settings = RenderSettings()
     settings.keepMetadata = true
     var srgb = options
@@ -67,6 +68,38 @@ func fuzzEighthSplit(_ bytes: [UInt8]) {
             if let (row, state) = scan.secondRows() {
                 let lower = scan.rows(row..<scan.height, x: 1, width: scan.width - 1, from: state, on: thread)
                 lower.wait()
+            }
+        }
+    }
+}
+
+/// imgscale's entropy decoders against libjpeg's own on the same bytes, strictly and
+/// leniently, whole and in a region: any difference in pixels or in the error is a bug.
+func fuzzEntropyAgainstLibjpeg(_ bytes: [UInt8]) {
+    for shrink in [1, 4, 8] {
+        for failOn in [FailOn.warning, .none] {
+            for region in [nil, Rect(x: 9, y: 3, width: 20, height: 11)] {
+                var ours = DecodeOptions(maxPixels: 1 << 20, shrink: shrink)
+                ours.failOn = failOn
+                var theirs = ours
+                theirs.libjpegOnly = true
+                let a = Result { try JPEGCodec.decode(bytes, options: ours, region: region) }
+                let b = Result { try JPEGCodec.decode(bytes, options: theirs, region: region) }
+                switch (a, b) {
+                case let (.success(x), .success(y)):
+                    // The 1/8 decoder gives the region asked for; libjpeg whole iMCU columns.
+                    if let region, let r = region.intersection(x.1)?.intersection(y.1) {
+                        let inX = Rect(x: r.x - x.1.x, y: r.y - x.1.y, width: r.width, height: r.height)
+                        let inY = Rect(x: r.x - y.1.x, y: r.y - y.1.y, width: r.width, height: r.height)
+                        precondition((try? Scaling.crop(x.0, to: inX)) == (try? Scaling.crop(y.0, to: inY)), "pixels differ from libjpeg's")
+                    } else {
+                        precondition(x.0 == y.0, "pixels differ from libjpeg's")
+                    }
+                case let (.failure(e), .failure(f)):
+                    precondition("\(e)" == "\(f)", "\(e) is not libjpeg's \(f)")
+                default:
+                    preconditionFailure("one decode failed, the other did not")
+                }
             }
         }
     }

@@ -1,30 +1,9 @@
 #include "jpeg_eighth.h"
+#include "jpeg_huffman.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Codes up to this long are found by one table lookup; longer ones by libjpeg's
-   canonical search. */
-#define LOOKAHEAD 9
-
-/* A code: its length (0: none matches, or longer than LOOKAHEAD in a lookup table)
-   and its symbol. */
-typedef struct {
-    uint8_t length, symbol;
-} entry;
-
-/* Lookup entries as 16-bit words, so the decoding loops stay a load and a few shifts:
-   symbols are length | symbol << 8; skips, for AC codes of a block kept at its DC, are
-   the bits to skip (code and value) | how far the coefficient index moves (64 at the
-   end of the block) << 8. 0 sends the code to the canonical search. */
-typedef struct {
-    uint16_t symbols[1 << LOOKAHEAD];
-    uint16_t skips[1 << LOOKAHEAD];
-    int32_t maxcode[18];     /* largest code of each length, -1 for none; [17] sentinel */
-    int32_t offset[17];      /* values index of a length's first code, less that code */
-    uint8_t values[256];
-} table;
 
 struct cjpeg_eighth {
     const cjpeg_eighth_layout *layout;
@@ -39,62 +18,6 @@ struct cjpeg_eighth {
     const table *block_dc[10], *block_ac[10];
 };
 
-/* libjpeg's natural order, with the 16 entries past the end it keeps so a corrupt run
-   lands on coefficient 63 instead of outside the block. */
-static const uint8_t natural[64 + 16] = {
-    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
-    28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
-    54, 47, 55, 62, 63,
-    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
-
-static uint16_t skip_word(int length, uint8_t symbol) {
-    int s = symbol & 15, r = symbol >> 4;
-    return (uint16_t)((length + s) | (s ? r + 1 : r == 15 ? 16 : 64) << 8);
-}
-
-/* Builds a table as libjpeg's jpeg_make_d_derived_tbl does, refusing what it refuses. */
-static int make_table(table *t, const uint8_t bits[17], const uint8_t values[256], int dc) {
-    int total = 0;
-    for (int l = 1; l <= 16; l++) total += bits[l];
-    if (total > 256) return 0;
-    memcpy(t->values, values, 256);
-    uint16_t codes[256];
-    uint8_t lengths[256];
-    int k = 0;
-    uint32_t code = 0;
-    for (int l = 1; l <= 16; l++) {
-        for (int i = 0; i < bits[l]; i++) {
-            lengths[k] = (uint8_t)l;
-            codes[k++] = (uint16_t)code++;
-        }
-        if (code > (1u << l)) return 0;
-        code <<= 1;
-    }
-    k = 0;
-    for (int l = 1; l <= 16; l++) {
-        if (bits[l]) {
-            t->offset[l] = k - (int32_t)codes[k];
-            k += bits[l];
-            t->maxcode[l] = codes[k - 1];
-        } else {
-            t->maxcode[l] = -1;
-        }
-    }
-    t->maxcode[17] = 0x7FFFFFFF;
-    memset(t->symbols, 0, sizeof t->symbols);
-    memset(t->skips, 0, sizeof t->skips);
-    for (int i = 0; i < total; i++) {
-        if (dc && values[i] > 15) return 0;
-        if (lengths[i] > LOOKAHEAD) continue;
-        int spare = LOOKAHEAD - lengths[i];
-        for (int j = 0; j < 1 << spare; j++) {
-            t->symbols[(codes[i] << spare) | j] = (uint16_t)(lengths[i] | values[i] << 8);
-            t->skips[(codes[i] << spare) | j] = skip_word(lengths[i], values[i]);
-        }
-    }
-    return 1;
-}
-
 cjpeg_eighth *cjpeg_eighth_make(const cjpeg_eighth_layout *layout) {
     if (layout->components != 1 && layout->components != 3) return NULL;
     cjpeg_eighth *d = calloc(1, sizeof *d);
@@ -103,8 +26,8 @@ cjpeg_eighth *cjpeg_eighth_make(const cjpeg_eighth_layout *layout) {
     for (int c = 0; c < layout->components; c++) {
         const cjpeg_eighth_component *comp = &layout->comp[c];
         if (comp->dc_table > 3 || comp->ac_table > 3 ||
-            !make_table(&d->dc[comp->dc_table], layout->dc_bits[comp->dc_table], layout->dc_values[comp->dc_table], 1) ||
-            !make_table(&d->ac[comp->ac_table], layout->ac_bits[comp->ac_table], layout->ac_values[comp->ac_table], 0)) {
+            !cjpeg_huff_make_table(&d->dc[comp->dc_table], layout->dc_bits[comp->dc_table], layout->dc_values[comp->dc_table], 1) ||
+            !cjpeg_huff_make_table(&d->ac[comp->ac_table], layout->ac_bits[comp->ac_table], layout->ac_values[comp->ac_table], 0)) {
             free(d);
             return NULL;
         }
@@ -120,7 +43,7 @@ cjpeg_eighth *cjpeg_eighth_make(const cjpeg_eighth_layout *layout) {
             d->block_x[d->blocks] = (uint8_t)(b % comp->h);
             d->block_y[d->blocks] = (uint8_t)(b / comp->h);
             d->block_record[d->blocks++] = d->record_size;
-            d->record_size += comp->scaled == 2 ? 5 : 1;
+            d->record_size += comp->scaled == 2 ? 4 : 1;
         }
     }
     return d;
@@ -158,122 +81,49 @@ uint64_t cjpeg_eighth_position(const cjpeg_eighth_cursor *c) {
     return c->data_bytes * 8 - (uint64_t)(int64_t)c->count;
 }
 
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
+/* libjpeg-turbo's SSE2 2x2 IDCT (jsimd_idct_2x2_sse2) in its own arithmetic:
+   dequantizing keeps 16 bits of each product, sums wrap at 32 bits, and the first
+   pass's odd columns are saturated to 16 bits before the second. Its AC part is done
+   here, from the dequantized coefficients: out[0] is the odd sum of column 0 (rows 1,
+   3, 5 and 7), out[1] and out[2] the second pass's odd sums for output rows 0 and 1.
+   idct_2x2_samples finishes with the DC term, once the predictor is known. */
+static inline int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline int32_t wrap_sub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+static inline int32_t saturate16(int32_t v) { return v > 32767 ? 32767 : v < -32768 ? -32768 : v; }
+
+static int32_t odd_sum(int32_t r1, int32_t r3, int32_t r5, int32_t r7) {
+    /* Two pmaddwd pairs: neither sum can leave 32 bits; their total wraps. */
+    return wrap_add(r1 * 29692 + r3 * -10426, r5 * 6967 + r7 * -5906);
 }
 
-/* The bit reader's state in locals, so it stays in registers through the MCU loop. */
-typedef struct {
-    uint64_t bits;
-    int count;
-    size_t pos;
-    uint64_t data;
-} reader;
-
-/* Tops the bit buffer up to at least 57 bits, or as far as the data goes: not past a
-   marker, whose place the bits after stay zero, as libjpeg pads them. */
-static inline __attribute__((always_inline)) void refill(reader *r, const uint8_t *s, size_t n) {
-    if (r->count < 0) return;  /* past the end already: the MCU fails */
-    if (r->pos + 8 <= n) {
-        uint64_t v = load_be64(s + r->pos);
-        uint64_t x = ~v;
-        if (!((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull)) {
-            int k = (63 - r->count) >> 3;
-            r->bits |= (v >> r->count) & ~(~0ull >> (r->count + 8 * k));
-            r->pos += (size_t)k;
-            r->data += (uint64_t)k;
-            r->count += 8 * k;
-            return;
-        }
+static void idct_2x2_ac(const int32_t *dq, int32_t *out) {
+    static const int cols[4] = {1, 3, 5, 7};
+    int32_t a[4], b[4];
+    for (int i = 0; i < 4; i++) {
+        int c = cols[i];
+        int32_t tmp10 = dq[c] * (1 << 15);
+        int32_t tmp0 = odd_sum(dq[8 + c], dq[24 + c], dq[40 + c], dq[56 + c]);
+        a[i] = saturate16(wrap_add(wrap_add(tmp10, tmp0), 4096) >> 13);
+        b[i] = saturate16(wrap_add(wrap_sub(tmp10, tmp0), 4096) >> 13);
     }
-    while (r->count <= 56 && r->pos < n) {
-        uint8_t b = s[r->pos];
-        if (b == 0xFF) {
-            if (r->pos + 1 >= n || s[r->pos + 1] != 0) return;
-            r->pos += 2;
-        } else {
-            r->pos += 1;
-        }
-        r->bits |= (uint64_t)b << (56 - r->count);
-        r->count += 8;
-        r->data += 1;
-    }
+    out[0] = odd_sum(dq[8], dq[24], dq[40], dq[56]);
+    out[1] = odd_sum(a[0], a[1], a[2], a[3]);
+    out[2] = odd_sum(b[0], b[1], b[2], b[3]);
 }
 
-/* A code longer than the lookahead, by libjpeg's canonical search; length 0 when no
-   code matches. */
-static entry slow_symbol(const table *t, uint64_t bits) {
-    uint32_t code = (uint32_t)(bits >> 48);
-    for (int l = LOOKAHEAD + 1; l <= 16; l++) {
-        int32_t v = (int32_t)(code >> (16 - l));
-        if (v <= t->maxcode[l]) {
-            entry out = {(uint8_t)l, t->values[(t->offset[l] + v) & 0xFF]};
-            return out;
-        }
-    }
-    entry none = {0, 0};
-    return none;
-}
+static inline uint8_t clamp_sample(int32_t v);
 
-/* The next symbol of `t` as length | symbol << 8; needs 16 bits buffered. A bad code
-   sets *bad. */
-static inline __attribute__((always_inline)) uint32_t next_symbol(const table *t, const reader *r, int *bad) {
-    uint32_t e = t->symbols[r->bits >> (64 - LOOKAHEAD)];
-    if (__builtin_expect(e != 0, 1)) return e;
-    entry slow = slow_symbol(t, r->bits);
-    *bad |= slow.length == 0;
-    return slow.length | (uint32_t)slow.symbol << 8;
-}
-
-/* The next AC code's skip word (see `table`). */
-static inline __attribute__((always_inline)) uint32_t next_skip(const table *t, const reader *r, int *bad) {
-    uint32_t e = t->skips[r->bits >> (64 - LOOKAHEAD)];
-    if (__builtin_expect(e != 0, 1)) return e;
-    entry slow = slow_symbol(t, r->bits);
-    *bad |= slow.length == 0;
-    return slow.length ? skip_word(slow.length, slow.symbol) : 64u << 8;
-}
-
-static inline void consume(reader *r, int n) {
-    r->bits <<= n;
-    r->count -= n;
-}
-
-/* The value of the `s` bits at the top, sign-extended as JPEG does. */
-static inline int32_t take_value(reader *r, int s) {
-    if (s == 0) return 0;
-    int32_t v = (int32_t)(r->bits >> (64 - s));
-    consume(r, s);
-    return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;
-}
-
-/* The 2x2 samples of a block less its DC term, as libjpeg's jpeg_idct_2x2 computes
-   them (columns and rows 0, 1, 3, 5 and 7 of the dequantized block), reduced to what
-   is added to the dequantized DC before the last shift by 3. The DC term enters the
-   first pass as a multiple of 2^13 and the second as a multiple of 2^17, below every
-   rounding, so the sample is ((dc + e) >> 3) exactly. */
-static void idct_2x2_terms(const int32_t *dq, int32_t *e) {
-    static const int cols[5] = {0, 1, 3, 5, 7};
-    int64_t ws[2][8] = {{0}};
-    for (int i = 0; i < 5; i++) {
-        int col = cols[i];
-        int64_t z0 = i == 0 ? 0 : dq[col];
-        int64_t tmp10 = z0 * (1 << 15);
-        int64_t tmp0 = (int64_t)dq[56 + col] * -5906 + (int64_t)dq[40 + col] * 6967 +
-                       (int64_t)dq[24 + col] * -10426 + (int64_t)dq[8 + col] * 29692;
-        ws[0][col] = (int32_t)((tmp10 + tmp0 + 4096) >> 13);
-        ws[1][col] = (int32_t)((tmp10 - tmp0 + 4096) >> 13);
-    }
-    for (int r = 0; r < 2; r++) {
-        int64_t tmp10 = ws[r][0] * (1 << 15);
-        int64_t tmp0 = ws[r][7] * -5906 + ws[r][5] * 6967 + ws[r][3] * -10426 + ws[r][1] * 29692;
-        int64_t a = (tmp10 + tmp0 + (1 << 19)) >> 17, b = (tmp10 - tmp0 + (1 << 19)) >> 17;
-        /* Within 2^29, so adding a DC term (at most 2^30) cannot overflow 32 bits. */
-        e[2 * r] = a > (1 << 29) ? (1 << 29) : a < -(1 << 29) ? -(1 << 29) : (int32_t)a;
-        e[2 * r + 1] = b > (1 << 29) ? (1 << 29) : b < -(1 << 29) ? -(1 << 29) : (int32_t)b;
-    }
+/* The four samples (row by row) from the quantized DC coefficient, its quantizer and
+   the block's AC part. */
+static inline void idct_2x2_samples(int32_t dc, int32_t q0, const int32_t *ac, uint8_t *row0, uint8_t *row1) {
+    int32_t dq = (int16_t)(uint16_t)(uint32_t)(dc * q0);
+    int32_t tmp10 = dq * (1 << 15);
+    int32_t a0 = wrap_add(wrap_add(tmp10, ac[0]), 4096) >> 13, b0 = wrap_add(wrap_sub(tmp10, ac[0]), 4096) >> 13;
+    int32_t x = (int32_t)((uint32_t)a0 << 15), y = (int32_t)((uint32_t)b0 << 15);
+    row0[0] = clamp_sample(wrap_add(wrap_add(x, ac[1]), 1 << 19) >> 20);
+    row0[1] = clamp_sample(wrap_add(wrap_sub(x, ac[1]), 1 << 19) >> 20);
+    row1[0] = clamp_sample(wrap_add(wrap_add(y, ac[2]), 1 << 19) >> 20);
+    row1[1] = clamp_sample(wrap_add(wrap_sub(y, ac[2]), 1 << 19) >> 20);
 }
 
 /* Natural positions the 2x2 IDCT reads: rows and columns 0, 1, 3, 5 and 7. */
@@ -292,13 +142,7 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
     memset(block, 0, sizeof block);
     for (; done < count; done++) {
         if (L->restart_interval && restarts_left == 0) {
-            /* Whole bytes left over, or anything but the expected marker: libjpeg
-               would warn and resynchronise, so let it. */
-            if (r.count >= 8 || r.pos + 1 >= n || s[r.pos] != 0xFF || s[r.pos + 1] != 0xD0 + next_marker) break;
-            r.pos += 2;
-            r.bits = 0;
-            r.count = 0;
-            next_marker = (next_marker + 1) & 7;
+            if (!restart(&r, s, n, &next_marker)) break;
             restarts_left = L->restart_interval;
         }
         reader before = r;
@@ -307,33 +151,26 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
         int bad = 0;
         for (int b = 0; b < d->blocks; b++) {
             const table *dc = d->block_dc[b], *ac = d->block_ac[b];
-            if (r.count < 32) refill(&r, s, n);
-            uint32_t e = next_symbol(dc, &r, &bad);
-            consume(&r, e & 0xFF);
             int32_t *out = rec + d->block_record[b];
-            out[0] = take_value(&r, (e >> 8) & 15);
+            out[0] = dc_difference(dc, &r, s, n, &bad);
             if (d->block_scaled[b] == 1) {
-                for (int k = 1; k < 64;) {
-                    if (r.count < 32) refill(&r, s, n);
-                    e = next_skip(ac, &r, &bad);
-                    consume(&r, e & 0xFF);
-                    k += e >> 8;
-                }
+                skip_ac(ac, &r, s, n, &bad);
             } else {
-                /* Only the coefficients the 2x2 IDCT reads are kept, dequantized. */
+                /* Only the coefficients the 2x2 IDCT reads are kept, dequantized to 16
+                   bits as its pmullw does. */
                 const uint16_t *quant = L->comp[d->block_component[b]].quant;
                 int any = 0;
                 for (int k = 1; k < 64;) {
                     if (r.count < 32) refill(&r, s, n);
-                    e = next_symbol(ac, &r, &bad);
+                    uint32_t e = next_symbol(ac, &r, &bad);
                     consume(&r, e & 0xFF);
                     int sz = (e >> 8) & 15, run = e >> 12;
                     if (sz) {
                         k += run;
-                        int at = natural[k];
+                        int at = cjpeg_huff_natural[k];
                         int32_t v = take_value(&r, sz);
                         if ((used_by_2x2 >> at) & 1) {
-                            block[at] = v * quant[at];
+                            block[at] = (int16_t)(uint16_t)(uint32_t)(v * quant[at]);
                             any = 1;
                         }
                         k += 1;
@@ -342,10 +179,10 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
                     }
                 }
                 if (any) {
-                    idct_2x2_terms(block, out + 1);
+                    idct_2x2_ac(block, out + 1);
                     memset(block, 0, sizeof block);
                 } else {
-                    out[1] = out[2] = out[3] = out[4] = 4;
+                    out[1] = out[2] = out[3] = 0;
                 }
             }
         }
@@ -378,7 +215,7 @@ static inline uint8_t idct_1x1_sample(int32_t v) {
     return (uint8_t)(w < 0 ? 0 : w > 255 ? 255 : w);
 }
 
-/* The clamp after its SIMD 2x2 IDCT, which saturates. */
+/* The clamp after its SIMD 2x2 IDCT, which saturates to 8 signed bits. */
 static inline uint8_t clamp_sample(int32_t v) {
     v += 128;
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
@@ -462,11 +299,7 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
             if (d->block_scaled[b] == 1) {
                 p[0] = idct_1x1_sample((dc + 4) >> 3);
             } else {
-                size_t w = pw[ci];
-                p[0] = clamp_sample((dc + r[1]) >> 3);
-                p[1] = clamp_sample((dc + r[2]) >> 3);
-                p[w] = clamp_sample((dc + r[3]) >> 3);
-                p[w + 1] = clamp_sample((dc + r[4]) >> 3);
+                idct_2x2_samples((int16_t)predictors[ci], (int32_t)q0[ci], r + 1, p, p + pw[ci]);
             }
         }
     }

@@ -1,4 +1,6 @@
 #include "jpeg_shim.h"
+#include "jpeg_entropy.h"
+#include "jpeg_reader.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -8,27 +10,6 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
-
-typedef struct {
-    struct jpeg_error_mgr base;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX + 64];
-} shim_error_mgr;
-
-struct cjpeg_reader {
-    struct jpeg_decompress_struct cinfo;
-    int fail_severity;
-    int tolerated;
-    char first_warning[JMSG_LENGTH_MAX];
-    shim_error_mgr error;
-    struct jpeg_progress_mgr progress;
-    int started;
-    uint8_t *icc;
-    /* The scans-times-blocks bound: blocks entropy-decoded so far, counted per scan. */
-    int last_scan;
-    uint64_t blocks_visited;
-    uint64_t max_blocks_visited;
-};
 
 static void shim_error_exit(j_common_ptr cinfo) {
     shim_error_mgr *e = (shim_error_mgr *)cinfo->err;
@@ -77,6 +58,9 @@ static void shim_emit_message(j_common_ptr cinfo, int level) {
         return;
     }
     cjpeg_reader *r = (cjpeg_reader *)cinfo->client_data;
+    if (r && r->replaying) {
+        return;
+    }
     if (!r || severity(cinfo->err->msg_code) >= r->fail_severity) {
         cinfo->err->error_exit(cinfo);
     }
@@ -210,6 +194,8 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_mem
     r->cinfo.mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
     r->progress.progress_monitor = scan_limit;
     r->cinfo.progress = &r->progress;
+    r->data = data;
+    r->size = size;
     jpeg_mem_src(&r->cinfo, data, (unsigned long)size);
     jpeg_save_markers(&r->cinfo, EXIF_MARKER, 0xffff);
     jpeg_save_markers(&r->cinfo, ICC_MARKER, 0xffff);
@@ -294,6 +280,8 @@ static void describe_output(cjpeg_reader *r, cjpeg_output *output) {
     output->channels = r->cinfo.output_components;
 }
 
+void cjpeg_reader_libjpeg_only(cjpeg_reader *r) { r->libjpeg_only = 1; }
+
 int cjpeg_reader_start(cjpeg_reader *r, int scale_denom, uint32_t crop_x, uint32_t crop_width,
                        cjpeg_output *output, char *err, size_t err_size) {
     if (setjmp(r->error.jump)) {
@@ -319,6 +307,7 @@ int cjpeg_reader_crop(cjpeg_reader *r, uint32_t crop_x, uint32_t crop_width,
         jpeg_crop_scanline(&r->cinfo, &x, &w);
         output->x_offset = x;
     }
+    if (!r->libjpeg_only) cjpeg_entropy_install(r, output->x_offset);
     describe_output(r, output);
     return 0;
 }
@@ -458,6 +447,7 @@ void cjpeg_reader_close(cjpeg_reader *r) {
     }
     /* jpeg_destroy never reports an error, so no jump target is needed here. */
     jpeg_destroy_decompress(&r->cinfo);
+    cjpeg_entropy_free(r);
     free(r->icc);
     free(r);
 }

@@ -15,6 +15,9 @@ public struct DecodeOptions: Sendable {
     public var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
     public var toSRGB: Bool = false
+    /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
+    /// reference that tests and the fuzzer hold those to.
+    var libjpegOnly = false
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels

@@ -11,7 +11,7 @@ public enum JPEGCodec {
     }
 
     /// Opens a reader over `data` (header read) for the length of `body`.
-    private static func withReader<T>(_ data: [UInt8], maxMemory: Int, failOn: FailOn,
+    private static func withReader<T>(_ data: [UInt8], maxMemory: Int, failOn: FailOn, libjpegOnly: Bool = false,
                                       _ body: (OpaquePointer, cjpeg_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
@@ -22,6 +22,7 @@ public enum JPEGCodec {
                 throw DecodeError.jpeg(message.text)
             }
             defer { cjpeg_reader_close(reader) }
+            if libjpegOnly { cjpeg_reader_libjpeg_only(reader) }
             return try body(reader, raw, &message)
         }
     }
@@ -117,7 +118,8 @@ public enum JPEGCodec {
                                    thread: LentThread? = nil, begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let dx = (cut?.originX ?? 0) / shrink, dy = (cut?.originY ?? 0) / shrink
         let region = region.map { Rect(x: $0.x - dx, y: $0.y - dy, width: $0.width, height: $0.height) }
-        return try withReader(cut?.data ?? data, maxMemory: options.maxMemory, failOn: options.failOn) { reader, raw, message in
+        return try withReader(cut?.data ?? data, maxMemory: options.maxMemory, failOn: options.failOn,
+                              libjpegOnly: options.libjpegOnly) { reader, raw, message in
             var info = makeInfo(raw)
             if let cut { info.size = cut.fullSize }
             try options.check(info.size)
@@ -137,7 +139,7 @@ public enum JPEGCodec {
             // At 1/8 the entropy decoding is nearly all the work, and jpeg_eighth.c does
             // it faster, and on two threads when lent one; it gives libjpeg's bytes.
             var eighth: JPEGEighthScan? = nil
-            if shrink == 8 {
+            if shrink == 8 && !options.libjpegOnly {
                 var layout = cjpeg_eighth_layout()
                 let status = message.with { cjpeg_reader_start_eighth(reader, &layout, &output, $0, $1) }
                 guard status >= 0 else { throw DecodeError.jpeg(message.text) }

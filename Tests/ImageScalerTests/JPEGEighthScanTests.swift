@@ -36,35 +36,8 @@ final class JPEGEighthScanTests: XCTestCase {
         return out
     }
 
-    /// JPEGs cjpeg writes from a photo-like image at every subsampling it offers, odd
-    /// sizes, with restart markers every MCU row, every few MCUs, or none.
-    func variants() throws -> [(String, [UInt8])] {
-        let scene = try Fixtures.image("scene-640x427.png")
-        let ppm = NSTemporaryDirectory() + "/eighth-scene-\(getpid()).ppm"
-        defer { unlink(ppm) }
-        var out: [(String, [UInt8])] = []
-        for (w, h) in [(640, 427), (333, 91), (97, 250)] {
-            var header = Array("P6\n\(w) \(h)\n255\n".utf8)
-            for y in 0..<h {
-                header += scene.pixels[(y * 640) * 3..<(y * 640 + w) * 3]
-            }
-            try ImageFile.write(header, to: ppm)
-            for sample in ["1x1", "2x1", "2x2", "1x2", "4x1", "4x2", "2x2,1x1,2x1"] {
-                for restart in [[], ["-restart", "1"], ["-restart", "3B"]] {
-                    guard let jpeg = Fixtures.run(["cjpeg", "-sample", sample, "-quality", "80"] + restart + [ppm]) else {
-                        throw XCTSkip("SKIPPED: cjpeg is not installed (scripts/install-deps --test installs it)")
-                    }
-                    out.append(("\(w)x\(h) \(sample) \(restart)", jpeg))
-                }
-            }
-            if let gray = Fixtures.run(["cjpeg", "-grayscale", "-optimize", ppm]) { out.append(("\(w)x\(h) gray", gray)) }
-            if let q = Fixtures.run(["cjpeg", "-quality", "3", ppm]) { out.append(("\(w)x\(h) quality 3", q)) }
-        }
-        return out
-    }
-
     func testGeneratedJPEGsEqualDjpegAtOneEighth() throws {
-        for (name, jpeg) in try variants() {
+        for (name, jpeg) in try Fixtures.cjpegVariants() {
             let reference = try djpegEighth(jpeg)
             let ours = try XCTUnwrap(try eighth(jpeg), "\(name): declined")
             XCTAssertEqual(ours.0, reference, name)
@@ -100,7 +73,7 @@ final class JPEGEighthScanTests: XCTestCase {
     func testSecondThreadGivesTheSameBytesFromAnyStart() throws {
         let thread = try XCTUnwrap(RenderExecutor.lentThread(threads: 2))
         var tried = 0, met = 0
-        for (name, jpeg) in try variants() where name.hasPrefix("640x427") {
+        for (name, jpeg) in try Fixtures.cjpegVariants() where name.hasPrefix("640x427") {
             let (whole, _) = try XCTUnwrap(try eighth(jpeg), name)
             let scan = try XCTUnwrap((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
             // Where the second starts: anywhere but the last bytes, which hold too few MCUs.

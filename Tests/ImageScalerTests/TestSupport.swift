@@ -11,6 +11,39 @@ enum Fixtures {
     static let testImages = root + "/TestImages"
     static let testdata = root + "/../shared/testdata"
 
+    /// JPEGs cjpeg writes from a photo-like image at every subsampling it offers, odd
+    /// sizes, with restart markers every MCU row, every few MCUs, or none, and at the
+    /// extremes of quality.
+    static func cjpegVariants() throws -> [(String, [UInt8])] {
+        let scene = try Fixtures.image("scene-640x427.png")
+        let ppm = NSTemporaryDirectory() + "/variants-scene-\(getpid()).ppm"
+        defer { unlink(ppm) }
+        var out: [(String, [UInt8])] = []
+        for (w, h) in [(640, 427), (333, 91), (97, 250)] {
+            var header = Array("P6\n\(w) \(h)\n255\n".utf8)
+            for y in 0..<h {
+                header += scene.pixels[(y * 640) * 3..<(y * 640 + w) * 3]
+            }
+            try ImageFile.write(header, to: ppm)
+            for sample in ["1x1", "2x1", "2x2", "1x2", "4x1", "4x2", "2x2,1x1,2x1"] {
+                for restart in [[], ["-restart", "1"], ["-restart", "3B"]] {
+                    guard let jpeg = Fixtures.run(["cjpeg", "-sample", sample, "-quality", "80"] + restart + [ppm]) else {
+                        throw XCTSkip("SKIPPED: cjpeg is not installed (scripts/install-deps --test installs it)")
+                    }
+                    out.append(("\(w)x\(h) \(sample) \(restart)", jpeg))
+                }
+            }
+            if let gray = Fixtures.run(["cjpeg", "-grayscale", "-optimize", ppm]) { out.append(("\(w)x\(h) gray", gray)) }
+            if let q = Fixtures.run(["cjpeg", "-quality", "3", ppm]) { out.append(("\(w)x\(h) quality 3", q)) }
+            // Values of every size, and tables with long codes.
+            if let q = Fixtures.run(["cjpeg", "-quality", "100", "-sample", "2x1", "-restart", "2", ppm]) {
+                out.append(("\(w)x\(h) quality 100", q))
+            }
+            if let o = Fixtures.run(["cjpeg", "-optimize", "-quality", "97", ppm]) { out.append(("\(w)x\(h) optimized", o)) }
+        }
+        return out
+    }
+
     static func image(_ name: String) throws -> PixelBuffer {
         try ImageCodec.decode(try ImageFile.read(testImages + "/" + name)).0
     }

@@ -72,6 +72,10 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_mem
 /* How many warnings were tolerated so far; the first one's message goes to first. */
 int cjpeg_reader_tolerated(const cjpeg_reader *reader, char *first, size_t first_size);
 
+/* Leaves all entropy decoding to libjpeg, before start: the reference imgscale's own
+   decoders are tested against. */
+void cjpeg_reader_libjpeg_only(cjpeg_reader *reader);
+
 /* Starts decompression at 1/scale_denom size (1, 2, 4 or 8). When crop_width > 0,
    only columns from about crop_x (moved left to an iMCU boundary, see x_offset) for
    at least crop_width are decoded. */

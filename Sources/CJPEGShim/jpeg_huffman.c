@@ -1,0 +1,62 @@
+#include "jpeg_huffman.h"
+
+const uint8_t cjpeg_huff_natural[64 + 16] = {
+    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+    28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+    54, 47, 55, 62, 63,
+    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+int cjpeg_huff_make_table(table *t, const uint8_t bits[17], const uint8_t values[256], int dc) {
+    int total = 0;
+    for (int l = 1; l <= 16; l++) total += bits[l];
+    if (total > 256) return 0;
+    memcpy(t->values, values, 256);
+    uint16_t codes[256];
+    uint8_t lengths[256];
+    int k = 0;
+    uint32_t code = 0;
+    for (int l = 1; l <= 16; l++) {
+        for (int i = 0; i < bits[l]; i++) {
+            lengths[k] = (uint8_t)l;
+            codes[k++] = (uint16_t)code++;
+        }
+        if (code > (1u << l)) return 0;
+        code <<= 1;
+    }
+    k = 0;
+    for (int l = 1; l <= 16; l++) {
+        if (bits[l]) {
+            t->offset[l] = k - (int32_t)codes[k];
+            k += bits[l];
+            t->maxcode[l] = codes[k - 1];
+        } else {
+            t->maxcode[l] = -1;
+        }
+    }
+    t->maxcode[17] = 0x7FFFFFFF;
+    memset(t->symbols, 0, sizeof t->symbols);
+    memset(t->skips, 0, sizeof t->skips);
+    for (int i = 0; i < total; i++) {
+        if (dc && values[i] > 15) return 0;
+        if (lengths[i] > LOOKAHEAD) continue;
+        int spare = LOOKAHEAD - lengths[i];
+        for (int j = 0; j < 1 << spare; j++) {
+            t->symbols[(codes[i] << spare) | j] = (uint16_t)(lengths[i] | values[i] << 8);
+            t->skips[(codes[i] << spare) | j] = skip_word(lengths[i], values[i]);
+        }
+    }
+    return 1;
+}
+
+entry cjpeg_huff_slow_symbol(const table *t, uint64_t bits) {
+    uint32_t code = (uint32_t)(bits >> 48);
+    for (int l = LOOKAHEAD + 1; l <= 16; l++) {
+        int32_t v = (int32_t)(code >> (16 - l));
+        if (v <= t->maxcode[l]) {
+            entry out = {(uint8_t)l, t->values[(t->offset[l] + v) & 0xFF]};
+            return out;
+        }
+    }
+    entry none = {0, 0};
+    return none;
+}

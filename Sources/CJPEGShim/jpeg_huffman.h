@@ -1,0 +1,160 @@
+#ifndef IMGSCALE_JPEG_HUFFMAN_H
+#define IMGSCALE_JPEG_HUFFMAN_H
+
+/* Huffman tables and the bit reader shared by imgscale's own entropy decoders (the
+   1/8 records and libjpeg's replacement entropy decoder). Private to the shim. */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Codes up to this long are found by one table lookup; longer ones by libjpeg's
+   canonical search. */
+#define LOOKAHEAD 9
+
+/* A code: its length (0: none matches, or longer than LOOKAHEAD in a lookup table)
+   and its symbol. */
+typedef struct {
+    uint8_t length, symbol;
+} entry;
+
+/* Lookup entries as 16-bit words, so the decoding loops stay a load and a few shifts:
+   symbols are length | symbol << 8; skips, for AC codes of a block kept at its DC, are
+   the bits to skip (code and value) | how far the coefficient index moves (64 at the
+   end of the block) << 8. 0 sends the code to the canonical search. */
+typedef struct {
+    uint16_t symbols[1 << LOOKAHEAD];
+    uint16_t skips[1 << LOOKAHEAD];
+    int32_t maxcode[18];     /* largest code of each length, -1 for none; [17] sentinel */
+    int32_t offset[17];      /* values index of a length's first code, less that code */
+    uint8_t values[256];
+} table;
+
+
+/* libjpeg's natural order, with the 16 entries past the end it keeps so a corrupt run
+   lands on coefficient 63 instead of outside the block. */
+extern const uint8_t cjpeg_huff_natural[64 + 16];
+
+static inline uint16_t skip_word(int length, uint8_t symbol) {
+    int s = symbol & 15, r = symbol >> 4;
+    return (uint16_t)((length + s) | (s ? r + 1 : r == 15 ? 16 : 64) << 8);
+}
+
+
+/* Builds a table as libjpeg's jpeg_make_d_derived_tbl does, refusing what it refuses:
+   0 then. */
+int cjpeg_huff_make_table(table *t, const uint8_t bits[17], const uint8_t values[256], int dc);
+
+/* A code longer than the lookahead, by libjpeg's canonical search; length 0 when no
+   code matches. */
+entry cjpeg_huff_slow_symbol(const table *t, uint64_t bits);
+
+static inline uint64_t load_be64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+/* The bit reader's state in locals, so it stays in registers through the MCU loop. */
+typedef struct {
+    uint64_t bits;
+    int count;
+    size_t pos;
+    uint64_t data;
+} reader;
+
+/* Tops the bit buffer up to at least 57 bits, or as far as the data goes: not past a
+   marker, whose place the bits after stay zero, as libjpeg pads them. */
+static inline __attribute__((always_inline)) void refill(reader *r, const uint8_t *s, size_t n) {
+    if (r->count < 0) return;  /* past the end already: the MCU fails */
+    if (r->pos + 8 <= n) {
+        uint64_t v = load_be64(s + r->pos);
+        uint64_t x = ~v;
+        if (!((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull)) {
+            int k = (63 - r->count) >> 3;
+            r->bits |= (v >> r->count) & ~(~0ull >> (r->count + 8 * k));
+            r->pos += (size_t)k;
+            r->data += (uint64_t)k;
+            r->count += 8 * k;
+            return;
+        }
+    }
+    while (r->count <= 56 && r->pos < n) {
+        uint8_t b = s[r->pos];
+        if (b == 0xFF) {
+            if (r->pos + 1 >= n || s[r->pos + 1] != 0) return;
+            r->pos += 2;
+        } else {
+            r->pos += 1;
+        }
+        r->bits |= (uint64_t)b << (56 - r->count);
+        r->count += 8;
+        r->data += 1;
+    }
+}
+
+/* The next symbol of `t` as length | symbol << 8; needs 16 bits buffered. A bad code
+   sets *bad. */
+static inline __attribute__((always_inline)) uint32_t next_symbol(const table *t, const reader *r, int *bad) {
+    uint32_t e = t->symbols[r->bits >> (64 - LOOKAHEAD)];
+    if (__builtin_expect(e != 0, 1)) return e;
+    entry slow = cjpeg_huff_slow_symbol(t, r->bits);
+    *bad |= slow.length == 0;
+    return slow.length | (uint32_t)slow.symbol << 8;
+}
+
+/* The next AC code's skip word (see `table`). */
+static inline __attribute__((always_inline)) uint32_t next_skip(const table *t, const reader *r, int *bad) {
+    uint32_t e = t->skips[r->bits >> (64 - LOOKAHEAD)];
+    if (__builtin_expect(e != 0, 1)) return e;
+    entry slow = cjpeg_huff_slow_symbol(t, r->bits);
+    *bad |= slow.length == 0;
+    return slow.length ? skip_word(slow.length, slow.symbol) : 64u << 8;
+}
+
+static inline void consume(reader *r, int n) {
+    r->bits <<= n;
+    r->count -= n;
+}
+
+/* The value of the `s` bits at the top, sign-extended as JPEG does. */
+static inline int32_t take_value(reader *r, int s) {
+    if (s == 0) return 0;
+    int32_t v = (int32_t)(r->bits >> (64 - s));
+    consume(r, s);
+    return v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;
+}
+
+
+/* Past the restart marker RSTn (n = *next_marker) at an interval's end: 0, and nothing
+   moved, when whole bytes are left over or anything else is there (libjpeg would warn
+   and resynchronise). */
+static inline int restart(reader *r, const uint8_t *s, size_t n, int *next_marker) {
+    if (r->count >= 8 || r->pos + 1 >= n || s[r->pos] != 0xFF || s[r->pos + 1] != 0xD0 + *next_marker) return 0;
+    r->pos += 2;
+    r->bits = 0;
+    r->count = 0;
+    *next_marker = (*next_marker + 1) & 7;
+    return 1;
+}
+
+/* A block's DC difference. */
+static inline __attribute__((always_inline)) int32_t dc_difference(const table *dc, reader *r, const uint8_t *s, size_t n,
+                                                                   int *bad) {
+    if (r->count < 32) refill(r, s, n);
+    uint32_t e = next_symbol(dc, r, bad);
+    consume(r, e & 0xFF);
+    return take_value(r, (e >> 8) & 15);
+}
+
+/* Past a block's AC codes, keeping no value. */
+static inline __attribute__((always_inline)) void skip_ac(const table *ac, reader *r, const uint8_t *s, size_t n, int *bad) {
+    for (int k = 1; k < 64;) {
+        if (r->count < 32) refill(r, s, n);
+        uint32_t e = next_skip(ac, r, bad);
+        consume(r, e & 0xFF);
+        k += (int)(e >> 8);
+    }
+}
+
+#endif

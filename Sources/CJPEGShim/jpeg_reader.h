@@ -1,0 +1,46 @@
+#ifndef IMGSCALE_JPEG_READER_H
+#define IMGSCALE_JPEG_READER_H
+
+/* The reader behind cjpeg_reader, shared by the shim's files only. */
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jpeglib.h>
+
+#include "jpeg_shim.h"
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX + 64];
+} shim_error_mgr;
+
+struct cjpeg_entropy;
+
+struct cjpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    /* The whole file, which cinfo's source reads from. */
+    const uint8_t *data;
+    size_t size;
+    int fail_severity;
+    int tolerated;
+    /* Set while a second decompressor re-reads what this one has already reported on:
+       its warnings are not counted again. */
+    int replaying;
+    char first_warning[JMSG_LENGTH_MAX];
+    shim_error_mgr error;
+    struct jpeg_progress_mgr progress;
+    int started;
+    uint8_t *icc;
+    /* The scans-times-blocks bound: blocks entropy-decoded so far, counted per scan. */
+    int last_scan;
+    uint64_t blocks_visited;
+    uint64_t max_blocks_visited;
+    int libjpeg_only;
+    /* imgscale's entropy decoder when it stands in for libjpeg's, else NULL. */
+    struct cjpeg_entropy *entropy;
+};
+
+#endif
