@@ -19,6 +19,16 @@ struct jpeg_entropy_decoder {
 /* AC codes whose code and value bits fit in this many are decoded by one lookup. */
 #define FAST_BITS 10
 
+/* What decoding one block of an MCU needs, in one place. */
+typedef struct {
+    const table *dc, *ac;
+    const int32_t *fast_dc, *fast_ac;
+    uint8_t component;
+    /* As libjpeg decides (jdhuff.c): a component it does not output is skipped, and
+       one scaled to a sample per block needs its DC term only. */
+    uint8_t dc_needed, ac_needed;
+} block_info;
+
 /* Decoding state between MCUs: the cursor stands at an MCU's start. Coefficients go
    out as libjpeg's decoder writes them: natural order, not dequantized, the DC term as
    a 16-bit cut of the int predictor. */
@@ -26,14 +36,11 @@ typedef struct cjpeg_entropy {
     struct jpeg_entropy_decoder pub;  /* first: libjpeg holds a pointer to it */
     cjpeg_reader *owner;
     table dc[NUM_HUFF_TBLS], ac[NUM_HUFF_TBLS];
-    /* Per AC table and FAST_BITS of data: value << 16 | how far k moves less one << 8 |
-       bits used, or 0 when the code and its value do not fit. */
-    int32_t fast_ac[NUM_HUFF_TBLS][1 << FAST_BITS];
+    /* Per table and FAST_BITS of data: value << 16 | how far k moves less one (AC) << 8
+       | bits used, or 0 when the code and its value do not fit. */
+    int32_t fast_dc[NUM_HUFF_TBLS][1 << FAST_BITS], fast_ac[NUM_HUFF_TBLS][1 << FAST_BITS];
     int blocks;
-    const table *block_dc[MAX_BLOCKS], *block_ac[MAX_BLOCKS];
-    const int32_t *block_fast[MAX_BLOCKS];
-    uint8_t block_component[MAX_BLOCKS];
-    uint8_t dc_needed[MAX_BLOCKS], ac_needed[MAX_BLOCKS];
+    block_info block[MAX_BLOCKS];
     const uint8_t *scan;
     size_t scan_size;
     reader r;
@@ -76,28 +83,35 @@ static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
         memset(pred, 0, sizeof pred);
     }
     int bad = 0;
-    for (int b = 0; b < e->blocks; b++) {
-        const table *dc = e->block_dc[b], *ac = e->block_ac[b];
-        int32_t diff = dc_difference(dc, &r, s, n, &bad);
-        JCOEF *block = blocks ? blocks[b][0] : NULL;
-        if (e->dc_needed[b]) {
-            int c = e->block_component[b];
-            /* libjpeg's int predictor wraps; the coefficient keeps 16 bits of it. */
-            pred[c] = (int32_t)((uint32_t)pred[c] + (uint32_t)diff);
-            if (block) block[0] = (JCOEF)pred[c];
+    const block_info *info = e->block;
+    for (int b = 0, count = e->blocks; b < count; b++, info++) {
+        if (r.count < 32) refill(&r, s, n);
+        int32_t diff, f = info->fast_dc[r.bits >> (64 - FAST_BITS)];
+        if (f) {
+            diff = f >> 16;
+            consume(&r, f & 0xFF);
+        } else {
+            diff = dc_difference(info->dc, &r, s, n, &bad);
         }
-        if (block && e->ac_needed[b]) {
-            const int32_t *fast = e->block_fast[b];
+        JCOEF *block = blocks ? blocks[b][0] : NULL;
+        if (info->dc_needed) {
+            /* libjpeg's int predictor wraps; the coefficient keeps 16 bits of it. */
+            int32_t p = (int32_t)((uint32_t)pred[info->component] + (uint32_t)diff);
+            pred[info->component] = p;
+            if (block) block[0] = (JCOEF)p;
+        }
+        if (block && info->ac_needed) {
+            const int32_t *fast = info->fast_ac;
             for (int k = 1; k < 64; k++) {
                 if (r.count < 32) refill(&r, s, n);
-                int32_t f = fast[r.bits >> (64 - FAST_BITS)];
+                f = fast[r.bits >> (64 - FAST_BITS)];
                 if (f) {
                     k += (f >> 8) & 0xFF;
                     block[natural_past[k]] = (JCOEF)(f >> 16);
                     consume(&r, f & 0xFF);
                     continue;
                 }
-                uint32_t sym = next_symbol(ac, &r, &bad);
+                uint32_t sym = next_symbol(info->ac, &r, &bad);
                 consume(&r, sym & 0xFF);
                 int size = (sym >> 8) & 15, run = (int)(sym >> 12);
                 if (size) {
@@ -110,7 +124,7 @@ static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
                 }
             }
         } else {
-            skip_ac(ac, &r, s, n, &bad);
+            skip_ac(info->ac, &r, s, n, &bad);
         }
     }
     if (bad || r.count < 0) return 0;
@@ -122,15 +136,16 @@ static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
     return 1;
 }
 
-static void make_fast_ac(const table *t, int32_t *fast) {
+static void make_fast(const table *t, int32_t *fast, int ac) {
     for (int i = 0; i < 1 << FAST_BITS; i++) {
         uint32_t e = t->symbols[i >> (FAST_BITS - LOOKAHEAD)];
-        int length = (int)(e & 0xFF), size = (int)(e >> 8) & 15, run = (int)(e >> 12);
+        int length = (int)(e & 0xFF), size = (int)(e >> 8) & 15, run = ac ? (int)(e >> 12) : 0;
         fast[i] = 0;
         if (length == 0 || length + size > FAST_BITS) continue;
         if (size == 0) {
-            /* A run of 16 zeros stores a zero 15 on; the end of the block one past 63. */
-            fast[i] = (run == 15 ? 15 : 255) << 8 | length;
+            /* A DC difference of 0; a run of 16 zeros, which stores a zero 15 on; the end
+               of the block, one past 63. */
+            fast[i] = (!ac ? 0 : run == 15 ? 15 : 255) << 8 | length;
             continue;
         }
         int32_t v = (i >> (FAST_BITS - length - size)) & ((1 << size) - 1);
@@ -217,10 +232,11 @@ int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
         }
         if (!made_dc[d]) {
             made_dc[d] = cjpeg_huff_make_table(&e->dc[d], ci->dc_huff_tbl_ptrs[d]->bits, ci->dc_huff_tbl_ptrs[d]->huffval, 1);
+            if (made_dc[d]) make_fast(&e->dc[d], e->fast_dc[d], 0);
         }
         if (!made_ac[a]) {
             made_ac[a] = cjpeg_huff_make_table(&e->ac[a], ci->ac_huff_tbl_ptrs[a]->bits, ci->ac_huff_tbl_ptrs[a]->huffval, 0);
-            if (made_ac[a]) make_fast_ac(&e->ac[a], e->fast_ac[a]);
+            if (made_ac[a]) make_fast(&e->ac[a], e->fast_ac[a], 1);
         }
         if (!made_dc[d] || !made_ac[a]) {
             free(e);
@@ -231,14 +247,14 @@ int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
     for (int b = 0; b < e->blocks; b++) {
         int c = ci->MCU_membership[b];
         const jpeg_component_info *comp = ci->cur_comp_info[c];
-        e->block_component[b] = (uint8_t)c;
-        e->block_dc[b] = &e->dc[comp->dc_tbl_no];
-        e->block_ac[b] = &e->ac[comp->ac_tbl_no];
-        e->block_fast[b] = e->fast_ac[comp->ac_tbl_no];
-        /* As libjpeg decides (jdhuff.c): a component it does not output is skipped, and
-           one scaled to a sample per block needs its DC term only. */
-        e->dc_needed[b] = comp->component_needed != 0;
-        e->ac_needed[b] = comp->component_needed && comp->DCT_scaled_size > 1;
+        block_info *info = &e->block[b];
+        info->component = (uint8_t)c;
+        info->dc = &e->dc[comp->dc_tbl_no];
+        info->ac = &e->ac[comp->ac_tbl_no];
+        info->fast_dc = e->fast_dc[comp->dc_tbl_no];
+        info->fast_ac = e->fast_ac[comp->ac_tbl_no];
+        info->dc_needed = comp->component_needed != 0;
+        info->ac_needed = comp->component_needed && comp->DCT_scaled_size > 1;
     }
     e->scan = ci->src->next_input_byte;
     e->scan_size = ci->src->bytes_in_buffer;

@@ -82,6 +82,40 @@ final class HardeningTests: XCTestCase {
         }
     }
 
+    /// A camera-style JPEG (4:2:2, a restart marker every MCU row) damaged mid-scan, where
+    /// imgscale's entropy decoder hands the rest to libjpeg: the one-line failure with
+    /// libjpeg's words and nothing written; with --fail-on none, djpeg's own concealment,
+    /// byte for byte, at full size.
+    func testDamageMidScanIsLibjpegsAtFullSize() throws {
+        let dir = CLI.tempDir()
+        let jpeg = try ImageFile.read(CLI.testImages + "/restart-422-row-640x427.jpg")
+        let scan = try XCTUnwrap((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        var ones = jpeg
+        let from = try XCTUnwrap((scan + (jpeg.count - scan) / 2..<jpeg.count).first { jpeg[$0 - 1] != 0xFF && jpeg[$0] != 0xFF })
+        for i in stride(from: from, to: from + 40, by: 2) {
+            ones[i] = 0xFF
+            ones[i + 1] = 0x00
+        }
+        for (name, bytes, reason) in [("ones", ones, "Corrupt JPEG data"), ("cut", Array(jpeg[0..<from]), "JPEG")] {
+            let bad = dir + "/\(name).jpg"
+            write(bytes, bad)
+            expectFailure(bad, reason, args: ["convert"])
+            let out = CLI.tempDir()
+            let lenient = CLI.run(["convert", "--fail-on", "none", bad, "-o", out + "/t.png"])
+            XCTAssertEqual(lenient.status, 0, lenient.stderr)
+            // djpeg exits 2 after warnings.
+            let djpeg = CLI.sh("djpeg '\(bad)' > '\(out)/ref.ppm'")
+            guard djpeg.status == 0 || djpeg.status == 2, let ppm = CLI.bytes(out + "/ref.ppm"), let png = CLI.bytes(out + "/t.png") else {
+                throw XCTSkip("SKIPPED: djpeg is not installed (scripts/install-deps --test installs it)")
+            }
+            let ours = try ImageCodec.decode(Array(png)).0
+            // djpeg's P6: "P6\n640 427\n255\n" then RGB.
+            let header = Array("P6\n640 427\n255\n".utf8)
+            XCTAssertEqual(Array(ppm.prefix(header.count)), header, name)
+            XCTAssertEqual(ours.pixels, Array(ppm.dropFirst(header.count)), "\(name): djpeg's concealment")
+        }
+    }
+
     func testCorruptData() throws {
         let dir = CLI.tempDir()
         write([], dir + "/empty.png")
