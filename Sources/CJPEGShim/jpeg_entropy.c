@@ -53,17 +53,6 @@ typedef struct cjpeg_entropy {
     struct jpeg_decompress_struct *shadow;
 } cjpeg_entropy;
 
-/* Where coefficient k goes: libjpeg's natural order, then 63 for every k a run can
-   reach past the end (up to 63 + 255, an end of block in the fast table). An end of
-   block stores a zero there, harmlessly: a value at 63 would have ended the block. */
-#define PAST16 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63
-static const uint8_t natural_past[64 + 256] = {
-    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
-    28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
-    54, 47, 55, 62, 63,
-    PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16,
-    PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16};
-
 static void start_pass(j_decompress_ptr cinfo) { (void)cinfo; }
 
 /* Decodes one MCU into `blocks` (NULL: codes only, predictors still carried). Returns 0,
@@ -107,7 +96,7 @@ static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
                 f = fast[r.bits >> (64 - FAST_BITS)];
                 if (f) {
                     k += (f >> 8) & 0xFF;
-                    block[natural_past[k]] = (JCOEF)(f >> 16);
+                    block[cjpeg_huff_natural[k]] = (JCOEF)(f >> 16);
                     consume(&r, f & 0xFF);
                     continue;
                 }
@@ -210,9 +199,8 @@ static boolean decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
 
 int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
     j_decompress_ptr ci = &owner->cinfo;
-    if (owner->entropy || !owner->data || ci->progressive_mode || ci->arith_code || ci->data_precision != 8 ||
-        ci->comps_in_scan != ci->num_components || ci->comps_in_scan > MAX_COMPS_IN_SCAN || ci->Ss != 0 ||
-        ci->Se != 63 || ci->Ah != 0 || ci->Al != 0 || ci->blocks_in_MCU > MAX_BLOCKS || ci->unread_marker != 0 ||
+    if (owner->entropy || !owner->data || !cjpeg_single_sequential_scan(ci) || ci->comps_in_scan > MAX_COMPS_IN_SCAN ||
+        ci->blocks_in_MCU > MAX_BLOCKS || ci->unread_marker != 0 ||
         ci->src->bytes_in_buffer == 0 || ci->src->next_input_byte < owner->data ||
         ci->src->next_input_byte + ci->src->bytes_in_buffer != owner->data + owner->size ||
         ci->output_scanline != 0) {

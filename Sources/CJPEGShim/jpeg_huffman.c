@@ -1,10 +1,12 @@
 #include "jpeg_huffman.h"
 
-const uint8_t cjpeg_huff_natural[64 + 16] = {
+#define PAST16 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63
+const uint8_t cjpeg_huff_natural[64 + 256] = {
     0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
     28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
     54, 47, 55, 62, 63,
-    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+    PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16,
+    PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16, PAST16};
 
 int cjpeg_huff_make_table(table *t, const uint8_t bits[17], const uint8_t values[256], int dc) {
     int total = 0;

@@ -31,9 +31,10 @@ typedef struct {
 } table;
 
 
-/* libjpeg's natural order, with the 16 entries past the end it keeps so a corrupt run
-   lands on coefficient 63 instead of outside the block. */
-extern const uint8_t cjpeg_huff_natural[64 + 16];
+/* libjpeg's natural order, then 63 for every k a run can reach past the end: a corrupt
+   run lands on coefficient 63, as in libjpeg, and the fast AC table's end of block
+   (k + 255) stores a zero there, harmlessly: a value at 63 would have ended the block. */
+extern const uint8_t cjpeg_huff_natural[64 + 256];
 
 static inline uint16_t skip_word(int length, uint8_t symbol) {
     int s = symbol & 15, r = symbol >> 4;

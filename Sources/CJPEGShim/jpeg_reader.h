@@ -43,4 +43,11 @@ struct cjpeg_reader {
     struct cjpeg_entropy *entropy;
 };
 
+/* Whether the scan libjpeg stands at is the one sequential, 8-bit, Huffman-coded scan of
+   every component: what imgscale's own entropy decoders read. */
+static inline int cjpeg_single_sequential_scan(const struct jpeg_decompress_struct *ci) {
+    return !ci->progressive_mode && !ci->arith_code && ci->data_precision == 8 &&
+           ci->comps_in_scan == ci->num_components && ci->Ss == 0 && ci->Se == 63 && ci->Ah == 0 && ci->Al == 0;
+}
+
 #endif

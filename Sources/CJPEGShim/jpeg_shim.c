@@ -327,8 +327,7 @@ int cjpeg_reader_start_eighth(cjpeg_reader *r, cjpeg_eighth_layout *layout, cjpe
         return -1;
     }
     struct jpeg_decompress_struct *ci = &r->cinfo;
-    int fast = !ci->progressive_mode && !ci->arith_code && ci->data_precision == 8 &&
-               ci->comps_in_scan == ci->num_components && ci->Ss == 0 && ci->Se == 63 && ci->Ah == 0 && ci->Al == 0 &&
+    int fast = cjpeg_single_sequential_scan(ci) &&
                ((ci->num_components == 1 && ci->jpeg_color_space == JCS_GRAYSCALE) ||
                 (ci->num_components == 3 && ci->jpeg_color_space == JCS_YCbCr));
     memset(layout, 0, sizeof *layout);
