@@ -105,11 +105,15 @@ public enum JPEGCodec {
         let margin = ShrinkOnLoad.cropSlack * shrink
         let top = Rect(x: region.x, y: region.y, width: region.width, height: split - region.y)
         let bottom = Rect(x: region.x, y: split - overlap, width: region.width, height: region.maxY - (split - overlap))
-        guard let upper = index.cut(fullSize(top, shrink), margin: margin), let lower = index.cut(fullSize(bottom, shrink), margin: margin),
-              bottom.maxY <= (lower.fullSize.height + shrink - 1) / shrink else { return nil }
-        return RegionHalves(top: top, bottom: bottom,
-                            decodeTop: { try decodeRows(data, cut: upper, shrink: shrink, options: options, region: top, begin: $0, rows: $1) },
-                            decodeBottom: { try decodeRows(data, cut: lower, shrink: shrink, options: options, region: bottom, begin: $0, rows: $1) })
+        guard index.cuts(fullSize(top, shrink), margin: margin), index.cuts(fullSize(bottom, shrink), margin: margin),
+              bottom.maxY <= (index.fullSize.height + shrink - 1) / shrink else { return nil }
+        // Each part cuts its bytes on its own thread: copying them first would hold both back.
+        @Sendable func decode(_ part: Rect, begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+            guard let cut = index.cut(fullSize(part, shrink), margin: margin) else { throw DecodeError.inconsistentHalves }
+            return try decodeRows(data, cut: cut, shrink: shrink, options: options, region: part, begin: begin, rows: rows)
+        }
+        return RegionHalves(top: top, bottom: bottom, decodeTop: { try decode(top, begin: $0, rows: $1) },
+                            decodeBottom: { try decode(bottom, begin: $0, rows: $1) })
     }
 
     /// Decodes `cut` (or all of `data` when there is none) over `region`, given in the

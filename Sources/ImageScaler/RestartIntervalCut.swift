@@ -126,8 +126,31 @@ struct RestartIntervalCut {
 
         /// See `RestartIntervalCut.init(_:region:margin:)`.
         func cut(_ region: Rect, margin: Int) -> RestartIntervalCut? {
-            jpeg.withUnsafeBufferPointer { RestartIntervalCut.make($0, self, region, margin) }
+            jpeg.withUnsafeBufferPointer { d in span(region, margin, d).map { RestartIntervalCut.make(d, self, $0, bounds: $1) } }
         }
+
+        /// Whether `cut(region, margin:)` gives a cut, found without copying any bytes, so
+        /// the copying can be left to the thread that decodes the cut.
+        func cuts(_ region: Rect, margin: Int) -> Bool {
+            jpeg.withUnsafeBufferPointer { span(region, margin, $0) != nil }
+        }
+
+        /// The intervals' columns and MCU rows covering `region` plus `margin`, with every
+        /// interval's bounds; nil when the region misses the image, covers every interval,
+        /// or the file is damaged.
+        private func span(_ region: Rect, _ margin: Int, _ d: UnsafeBufferPointer<UInt8>)
+            -> (span: (c0: Int, c1: Int, r0: Int, r1: Int), bounds: [Int])? {
+            let x0 = max(0, region.x - margin), y0 = max(0, region.y - margin)
+            let x1 = min(f.width, region.maxX + margin), y1 = min(f.height, region.maxY + margin)
+            guard x1 > x0, y1 > y0 else { return nil }
+            let c0 = x0 / intervalWidth, c1 = (x1 + intervalWidth - 1) / intervalWidth
+            let r0 = y0 / f.mcuHeight, r1 = (y1 + f.mcuHeight - 1) / f.mcuHeight
+            guard (c1 - c0) * (r1 - r0) < perRow * mcuRows, let bounds = bounds(d) else { return nil }
+            return ((c0, c1, r0, r1), bounds)
+        }
+
+        /// The file's size, which its cuts' headers no longer say.
+        var fullSize: Size { Size(width: f.width, height: f.height) }
 
         /// Rows per MCU row: the steps a cut's rows come in.
         var mcuHeight: Int { f.mcuHeight }
@@ -164,15 +187,10 @@ struct RestartIntervalCut {
         }
     }
 
-    private static func make(_ d: UnsafeBufferPointer<UInt8>, _ index: Index, _ region: Rect, _ margin: Int) -> RestartIntervalCut? {
+    private static func make(_ d: UnsafeBufferPointer<UInt8>, _ index: Index, _ span: (c0: Int, c1: Int, r0: Int, r1: Int),
+                             bounds: [Int]) -> RestartIntervalCut {
         let f = index.f, mcuRows = index.mcuRows, perRow = index.perRow, intervalWidth = index.intervalWidth
-        let x0 = max(0, region.x - margin), y0 = max(0, region.y - margin)
-        let x1 = min(f.width, region.maxX + margin), y1 = min(f.height, region.maxY + margin)
-        guard x1 > x0, y1 > y0 else { return nil }
-        let c0 = x0 / intervalWidth, c1 = (x1 + intervalWidth - 1) / intervalWidth
-        let r0 = y0 / f.mcuHeight, r1 = (y1 + f.mcuHeight - 1) / f.mcuHeight
-        guard (c1 - c0) * (r1 - r0) < perRow * mcuRows, let bounds = index.bounds(d) else { return nil }
-
+        let (c0, c1, r0, r1) = span
         var out: [UInt8] = []
         out.reserveCapacity(d.count)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: d[0..<f.scanStart]))
@@ -197,8 +215,7 @@ struct RestartIntervalCut {
         }
         out.append(0xFF)
         out.append(0xD9)
-        return RestartIntervalCut(data: out, originX: c0 * intervalWidth, originY: r0 * f.mcuHeight,
-                                  fullSize: Size(width: f.width, height: f.height))
+        return RestartIntervalCut(data: out, originX: c0 * intervalWidth, originY: r0 * f.mcuHeight, fullSize: index.fullSize)
     }
 
     /// Start and end offsets of the `count` intervals of the scan starting at `start`, or
