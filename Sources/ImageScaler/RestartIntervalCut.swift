@@ -140,13 +140,18 @@ struct RestartIntervalCut {
         /// or the file is damaged.
         private func span(_ region: Rect, _ margin: Int, _ d: UnsafeBufferPointer<UInt8>)
             -> (span: (c0: Int, c1: Int, r0: Int, r1: Int), bounds: [Int])? {
+            guard let span = cover(region, margin), (span.c1 - span.c0) * (span.r1 - span.r0) < perRow * mcuRows,
+                  let bounds = bounds(d) else { return nil }
+            return (span, bounds)
+        }
+
+        /// The interval columns `c0 ..< c1` and MCU rows `r0 ..< r1` that `region` plus
+        /// `margin`, clipped to the image, touches; nil when it misses the image.
+        private func cover(_ region: Rect, _ margin: Int) -> (c0: Int, c1: Int, r0: Int, r1: Int)? {
             let x0 = max(0, region.x - margin), y0 = max(0, region.y - margin)
             let x1 = min(f.width, region.maxX + margin), y1 = min(f.height, region.maxY + margin)
             guard x1 > x0, y1 > y0 else { return nil }
-            let c0 = x0 / intervalWidth, c1 = (x1 + intervalWidth - 1) / intervalWidth
-            let r0 = y0 / f.mcuHeight, r1 = (y1 + f.mcuHeight - 1) / f.mcuHeight
-            guard (c1 - c0) * (r1 - r0) < perRow * mcuRows, let bounds = bounds(d) else { return nil }
-            return ((c0, c1, r0, r1), bounds)
+            return (x0 / intervalWidth, (x1 + intervalWidth - 1) / intervalWidth, y0 / f.mcuHeight, (y1 + f.mcuHeight - 1) / f.mcuHeight)
         }
 
         /// The file's size, which its cuts' headers no longer say.
@@ -159,11 +164,9 @@ struct RestartIntervalCut {
         /// compressed bytes of the intervals under `region` pass half their total; nil
         /// when the file is damaged or `region` misses it.
         func balancedRow(_ region: Rect) -> Int? {
-            let x0 = max(0, region.x), y0 = max(0, region.y)
-            let x1 = min(f.width, region.maxX), y1 = min(f.height, region.maxY)
-            guard x1 > x0, y1 > y0, let bounds = jpeg.withUnsafeBufferPointer({ self.bounds($0) }) else { return nil }
-            let c0 = x0 / intervalWidth, c1 = (x1 + intervalWidth - 1) / intervalWidth
-            let r0 = y0 / f.mcuHeight, r1 = (y1 + f.mcuHeight - 1) / f.mcuHeight
+            guard let (c0, c1, r0, r1) = cover(region, 0), let bounds = jpeg.withUnsafeBufferPointer({ self.bounds($0) }) else {
+                return nil
+            }
             let rowBytes = (r0..<r1).map { r in (c0..<c1).reduce(0) { $0 + bounds[2 * (r * perRow + $1) + 1] - bounds[2 * (r * perRow + $1)] } }
             let total = rowBytes.reduce(0, +)
             var sum = 0
