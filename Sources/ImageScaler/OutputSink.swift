@@ -18,12 +18,15 @@ final class OutputSink {
     private var copier: (encoder: any RowEncoder, rows: Int)?
     /// Set before decoding starts; then this output's resampler makes only the rows above it.
     var lowerBand: LowerBand?
+    /// False when the pixels are wanted, not a file (`image()`).
+    private let encodes: Bool
 
     /// `encoding(channels)` gives the encoder's options for a result of that many
     /// channels; `flattenOnto` composites alpha onto that colour first.
     init(plan: RenderPlan, resample: RenderPlan.Resample?, format: ImageFormat, flattenOnto: RGBColor?,
-         encoding: @escaping (Int) -> EncodeOptions) {
+         encoding: @escaping (Int) -> EncodeOptions, encodes: Bool = true) {
         self.plan = plan
+        self.encodes = encodes
         self.resample = resample
         self.format = format
         self.flattenOnto = flattenOnto
@@ -36,11 +39,13 @@ final class OutputSink {
                                          options: encoding(region.channels)), 0)
             return
         }
-        let r = RowResampler(region: region.rect, channels: region.channels, rect: resample.sampling,
-                             target: resample.storedTarget, filter: resample.filter, band: lowerBand.map { 0..<$0.firstOutputRow })
-        resampler = r
-        // The stream path carries no alpha, so flattening never applies to it.
-        if plan.path == .stream {
+        // The stream path carries no alpha, so flattening never applies to it; its rows
+        // are encoded as they are made, so the resampler keeps only the last few.
+        let streams = plan.path == .stream && encodes
+        resampler = RowResampler(region: region.rect, channels: region.channels, rect: resample.sampling,
+                                 target: resample.storedTarget, filter: resample.filter, band: lowerBand.map { 0..<$0.firstOutputRow },
+                                 streamed: streams)
+        if streams {
             writer = ResampledRowWriter(format: format, target: plan.target, options: encoding(region.channels))
         }
     }
@@ -52,8 +57,15 @@ final class OutputSink {
             return
         }
         guard let resampler else { return }
-        resampler.add(chunk)
-        try writer?.drain(resampler)
+        guard let writer else { return resampler.add(chunk) }
+        var first = 0
+        while first < chunk.count {
+            let count = min(RowResampler.feedRows, chunk.count - first)
+            resampler.add(RowChunk(firstRow: chunk.firstRow + first, count: count, bytesPerRow: chunk.bytesPerRow,
+                                   pixels: chunk.pixels + first * chunk.bytesPerRow))
+            try writer.drain(resampler)
+            first += count
+        }
     }
 
     /// The encoded output; every row of the region must have been added.

@@ -20,10 +20,13 @@ final class ResampledRowWriter {
         if encoder == nil {
             encoder = try format.encoder(width: target.width, height: target.height, channels: resampler.channels, options: options)
         }
-        guard resampler.rowsDone > written, written >= resampler.outputRows.lowerBound, let encoder else { return }
-        try encoder.write(resampler.outputRow(written), count: resampler.rowsDone - written,
-                          bytesPerRow: target.width * resampler.channels)
-        written = resampler.rowsDone
+        guard written >= resampler.outputRows.lowerBound, let encoder else { return }
+        // A streamed resampler's rows wrap around its ring: in up to two runs.
+        while resampler.rowsDone > written {
+            let count = resampler.contiguousRows(from: written)
+            try encoder.write(resampler.outputRow(written), count: count, bytesPerRow: target.width * resampler.channels)
+            written += count
+        }
     }
 
     /// The encoded file; every row must have been written.

@@ -13,7 +13,9 @@
 ///
 /// Output rows `outputRows.lowerBound ..< rowsDone` are final, straight-alpha
 /// `PixelBuffer` rows and may be read through `outputRow(_:)` from another thread while
-/// later rows are being made.
+/// later rows are being made. A `streamed` resampler keeps only the last
+/// `storedRows` of them, in a ring: its caller adds at most `feedRows` source rows
+/// between takings of every finished row, and never asks for `finish`.
 final class RowResampler {
     let source: Size
     let channels: Int
@@ -39,6 +41,11 @@ final class RowResampler {
     private let columnWeights: UnsafeMutablePointer<Int32>
     private let weightScratch: UnsafeMutablePointer<Double>
     private let output: UnsafeMutablePointer<UInt8>
+    /// Output rows `output` holds: the whole band, or when streamed as many as
+    /// `feedRows` source rows can finish; row y sits in slot (y - band start) % storedRows.
+    let storedRows: Int
+    /// The most source rows a streamed resampler's caller adds before taking the rows made.
+    static let feedRows = 16
     private var received = 0
     /// One past the last output row finished so far.
     private(set) var rowsDone: Int
@@ -51,7 +58,8 @@ final class RowResampler {
     }
 
     /// Makes only `band` of the output rows when given.
-    init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear, band: Range<Int>? = nil) {
+    init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear, band: Range<Int>? = nil,
+         streamed: Bool = false) {
         precondition(target.width > 0 && target.height > 0, "empty target")
         precondition(rect.width > 0 && rect.height > 0, "empty source rect")
         let (needH, needV) = RowResampler.passes(region: region, rect: rect, target: target)
@@ -83,7 +91,22 @@ final class RowResampler {
         let lazyTaps = needV && !vertical.isTabled ? vertical.taps : 1
         columnWeights = .allocate(capacity: lazyTaps)
         weightScratch = .allocate(capacity: lazyTaps)
-        output = .allocate(capacity: target.width * band.count * channels)
+        storedRows = streamed ? RowResampler.rowsFinished(byAdding: RowResampler.feedRows, band: band, vertical: needV ? vertical : nil)
+                              : band.count
+        output = .allocate(capacity: target.width * storedRows * channels)
+    }
+
+    /// The most output rows of `band` that `count` consecutive source rows can finish:
+    /// those whose windows end among them (windows only move down).
+    private static func rowsFinished(byAdding count: Int, band: Range<Int>, vertical: ResampleWeights?) -> Int {
+        guard let vertical else { return min(count, band.count) }
+        func end(_ y: Int) -> Int { Int(vertical.first[y] + vertical.count[y]) }
+        var most = 1, low = band.lowerBound
+        for y in band {
+            while end(low) <= end(y) - count { low += 1 }
+            most = max(most, y - low + 1)
+        }
+        return most
     }
 
     deinit {
@@ -152,15 +175,22 @@ final class RowResampler {
         }
     }
 
-    /// Output row `y`; valid once `rowsDone > y`.
+    /// Output row `y`; valid once `rowsDone > y` (when streamed, until `feedRows` more
+    /// source rows are added).
     func outputRow(_ y: Int) -> UnsafePointer<UInt8> {
-        UnsafePointer(output + (y - outputRows.lowerBound) * target.width * channels)
+        UnsafePointer(output + (y - outputRows.lowerBound) % storedRows * target.width * channels)
+    }
+
+    /// How many finished rows from `y` on follow one another in memory from `outputRow(y)`.
+    func contiguousRows(from y: Int) -> Int {
+        min(rowsDone - y, storedRows - (y - outputRows.lowerBound) % storedRows)
     }
 
     /// The finished output: this resampler's rows, then `below`'s, which must together
     /// be every row. Every source row of the windows must have been added.
     func finish(below: RowResampler? = nil) -> PixelBuffer {
         let bands = [self] + (below.map { [$0] } ?? [])
+        precondition(bands.allSatisfy { $0.storedRows == $0.outputRows.count }, "a streamed resampler keeps no output")
         precondition(bands.allSatisfy { $0.rowsDone == $0.outputRows.upperBound }, "source rows missing")
         precondition(outputRows.lowerBound == 0 && (below?.outputRows.upperBound ?? outputRows.upperBound) == target.height
                      && below.map { $0.outputRows.lowerBound == outputRows.upperBound } ?? true, "bands do not cover the output")
@@ -179,7 +209,7 @@ final class RowResampler {
         let rowBytes = tempWidth * channels
         while rowsDone < outputRows.upperBound {
             let y = rowsDone
-            let out = output + (y - outputRows.lowerBound) * rowBytes
+            let out = output + (y - outputRows.lowerBound) % storedRows * rowBytes
             if needV {
                 let first = Int(vertical.first[y]) - rows.lowerBound, count = Int(vertical.count[y])
                 guard first + count <= received else { return }

@@ -132,6 +132,55 @@ final class ResamplerTests: XCTestCase {
         }
     }
 
+    /// A streamed resampler keeps only a ring of output rows; taking each row as it is
+    /// made, after every `feedRows` source rows or fewer, gives one resampler's rows, bit
+    /// for bit, for every filter, shrinking (up to 40 times, a ring of a row or two) and
+    /// enlarging (a ring of many), whole and as the top band of a split.
+    func testStreamedRingGivesEveryRowOnce() {
+        var seed: UInt32 = 9
+        for filter in ResampleFilter.allCases {
+            for (height, outHeight, channels) in [(400, 10, 3), (97, 13, 4), (23, 200, 3), (64, 64, 1), (50, 49, 2), (16, 3, 3)] {
+                let width = 11
+                let region = Rect(x: 0, y: 0, width: width, height: height)
+                let rect = SamplingRect(x: 0.5, y: 0.75, width: 10, height: Double(height) - 1)
+                let target = Size(width: 4, height: outHeight)
+                let pixels = (0..<width * height * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
+                let one = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter)
+                pixels.withUnsafeBufferPointer { p in
+                    for y in 0..<height { one.add(row: y, p.baseAddress! + y * width * channels) }
+                }
+                let whole = one.finish()
+                let rowBytes = target.width * channels
+                for band in [0..<outHeight, 0..<max(1, outHeight / 2)] {
+                    let ring = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter,
+                                            band: band, streamed: true)
+                    XCTAssertLessThanOrEqual(ring.storedRows, band.count)
+                    var taken: [UInt8] = []
+                    var next = band.lowerBound
+                    var y = 0, step = 1
+                    pixels.withUnsafeBufferPointer { p in
+                        while y < height {
+                            // Pieces of every size up to feedRows.
+                            let count = min(step, height - y, RowResampler.feedRows)
+                            for r in y..<y + count { ring.add(row: r, p.baseAddress! + r * width * channels) }
+                            y += count
+                            step = step % RowResampler.feedRows + 1
+                            while next < ring.rowsDone {
+                                let run = ring.contiguousRows(from: next)
+                                XCTAssertGreaterThan(run, 0)
+                                taken += UnsafeBufferPointer(start: ring.outputRow(next), count: run * rowBytes)
+                                next += run
+                            }
+                        }
+                    }
+                    XCTAssertEqual(next, band.upperBound)
+                    XCTAssertEqual(taken, Array(whole.pixels[band.lowerBound * rowBytes ..< band.upperBound * rowBytes]),
+                                   "\(filter) \(height)->\(outHeight) x\(channels) band \(band)")
+                }
+            }
+        }
+    }
+
     func testFillOutputIsExactlyTheTarget() throws {
         let image = try Fixtures.image("gradient-rgb-odd-37x23.png")
         for w in 1...30 {
