@@ -5,6 +5,22 @@
 #include <isa-l/igzip_lib.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* ISA-L's AVX code (the chunk CRCs checked at open, the inflating) returns with the
+   upper halves of the vector registers still in use, and the SSE2 unfiltering after it
+   on the same thread then ran at half speed: Paeth over 108 MP took 0.89 s instead of
+   0.41 s. Cleared before each run of rows. */
+#if defined(__x86_64__)
+__attribute__((target("avx"))) static void clear_upper_avx(void) { _mm256_zeroupper(); }
+static void clear_upper(void) {
+    if (__builtin_cpu_supports("avx")) clear_upper_avx();
+}
+#else
+static void clear_upper(void) {}
+#endif
 
 /* The fast path for the commonest PNGs: 8-bit gray, gray+alpha, RGB or RGBA, not
    interlaced, no tRNS. Every chunk's CRC is checked up front; the IDAT stream is
@@ -132,6 +148,7 @@ int cpng_fast_inflate_rows(cpng_fast *f, uint8_t *raw, uint32_t rows) {
 
 int cpng_fast_unfilter_rows(cpng_fast *f, const uint8_t *raw, uint8_t *pixels, size_t stride, uint32_t rows) {
     if (rows > f->height - f->rows_unfiltered) return -1;
+    clear_upper();
     for (uint32_t r = 0; r < rows; r++) {
         const uint8_t *in = raw + (size_t)r * (f->rowbytes + 1);
         if (in[0] > 4) return -1;
