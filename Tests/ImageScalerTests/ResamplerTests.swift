@@ -107,12 +107,8 @@ final class ResamplerTests: XCTestCase {
                 let region = Rect(x: 0, y: 11, width: width, height: height)
                 let rect = SamplingRect(x: 1.5, y: 11.25, width: 11, height: Double(height) - 0.5)
                 let target = Size(width: 5, height: outHeight)
-                let pixels = (0..<width * height * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
-                let one = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter)
-                pixels.withUnsafeBufferPointer { p in
-                    for y in 0..<height { one.add(row: y, p.baseAddress! + y * width * channels) }
-                }
-                let whole = one.finish()
+                let pixels = Self.noise(width * height * channels, seed: &seed)
+                let whole = Self.resampled(pixels, region: region, channels: channels, rect: rect, target: target, filter: filter)
                 for split in 1..<height {
                     let (first, from) = RowResampler.split(region: region, rect: rect, target: target, filter: filter, at: split)
                     guard first > 0, first < outHeight else { continue }
@@ -144,12 +140,8 @@ final class ResamplerTests: XCTestCase {
                 let region = Rect(x: 0, y: 0, width: width, height: height)
                 let rect = SamplingRect(x: 0.5, y: 0.75, width: 10, height: Double(height) - 1)
                 let target = Size(width: 4, height: outHeight)
-                let pixels = (0..<width * height * channels).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
-                let one = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter)
-                pixels.withUnsafeBufferPointer { p in
-                    for y in 0..<height { one.add(row: y, p.baseAddress! + y * width * channels) }
-                }
-                let whole = one.finish()
+                let pixels = Self.noise(width * height * channels, seed: &seed)
+                let whole = Self.resampled(pixels, region: region, channels: channels, rect: rect, target: target, filter: filter)
                 let rowBytes = target.width * channels
                 for band in [0..<outHeight, 0..<max(1, outHeight / 2)] {
                     let ring = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter,
@@ -179,6 +171,21 @@ final class ResamplerTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// `count` bytes of a linear congruential sequence, carried on in `seed`.
+    static func noise(_ count: Int, seed: inout UInt32) -> [UInt8] {
+        (0..<count).map { _ -> UInt8 in seed = seed &* 1664525 &+ 1013904223; return UInt8(seed >> 24) }
+    }
+
+    /// One whole `RowResampler` fed every row of `pixels` (`region`'s rows, top first).
+    static func resampled(_ pixels: [UInt8], region: Rect, channels: Int, rect: SamplingRect, target: Size,
+                          filter: ResampleFilter) -> PixelBuffer {
+        let one = RowResampler(region: region, channels: channels, rect: rect, target: target, filter: filter)
+        pixels.withUnsafeBufferPointer { p in
+            for y in 0..<region.height { one.add(row: y, p.baseAddress! + y * region.width * channels) }
+        }
+        return one.finish()
     }
 
     func testFillOutputIsExactlyTheTarget() throws {
