@@ -58,14 +58,7 @@ final class OutputSink {
         }
         guard let resampler else { return }
         guard let writer else { return resampler.add(chunk) }
-        var first = 0
-        while first < chunk.count {
-            let count = min(RowResampler.feedRows, chunk.count - first)
-            resampler.add(RowChunk(firstRow: chunk.firstRow + first, count: count, bytesPerRow: chunk.bytesPerRow,
-                                   pixels: chunk.pixels + first * chunk.bytesPerRow))
-            try writer.drain(resampler)
-            first += count
-        }
+        try resampler.add(chunk) { try writer.drain(resampler) }
     }
 
     /// The encoded output; every row of the region must have been added.

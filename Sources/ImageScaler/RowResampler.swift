@@ -14,8 +14,9 @@
 /// Output rows `outputRows.lowerBound ..< rowsDone` are final, straight-alpha
 /// `PixelBuffer` rows and may be read through `outputRow(_:)` from another thread while
 /// later rows are being made. A `streamed` resampler keeps only the last
-/// `storedRows` of them, in a ring: its caller adds at most `feedRows` source rows
-/// between takings of every finished row, and never asks for `finish`.
+/// `storedRows` of them, in a ring: its caller feeds it with `add(_:take:)` (or adds at
+/// most `feedRows` source rows between takings of every finished row), and never asks
+/// for `finish`.
 final class RowResampler {
     let source: Size
     let channels: Int
@@ -172,6 +173,20 @@ final class RowResampler {
     func add(_ chunk: RowChunk) {
         for i in 0..<chunk.count {
             add(row: chunk.firstRow + i, chunk.pixels + i * chunk.bytesPerRow)
+        }
+    }
+
+    /// Takes every row of a chunk, calling `take` after each `feedRows` of them (and at
+    /// the end) to take the rows made: how a streamed resampler is fed.
+    func add(_ chunk: RowChunk, take: () throws -> Void) rethrows {
+        var first = 0
+        while first < chunk.count {
+            let count = min(RowResampler.feedRows, chunk.count - first)
+            for i in first..<first + count {
+                add(row: chunk.firstRow + i, chunk.pixels + i * chunk.bytesPerRow)
+            }
+            try take()
+            first += count
         }
     }
 
