@@ -8,6 +8,7 @@
 struct cjpeg_eighth {
     const cjpeg_eighth_layout *layout;
     table dc[4], ac[4];
+    int32_t fast_dc[4][1 << FAST_BITS], fast_ac[4][1 << FAST_BITS];
     int blocks;              /* per MCU */
     int record_size;
     /* Per block of the MCU: component, and where its record starts. */
@@ -16,6 +17,7 @@ struct cjpeg_eighth {
     uint8_t block_scaled[10];
     int block_record[10];
     const table *block_dc[10], *block_ac[10];
+    const int32_t *block_fast_dc[10], *block_fast_ac[10];
 };
 
 cjpeg_eighth *cjpeg_eighth_make(const cjpeg_eighth_layout *layout) {
@@ -31,6 +33,8 @@ cjpeg_eighth *cjpeg_eighth_make(const cjpeg_eighth_layout *layout) {
             free(d);
             return NULL;
         }
+        cjpeg_huff_make_fast(&d->dc[comp->dc_table], d->fast_dc[comp->dc_table], 0);
+        cjpeg_huff_make_fast(&d->ac[comp->ac_table], d->fast_ac[comp->ac_table], 1);
         for (int b = 0; b < comp->h * comp->v; b++) {
             if (d->blocks == 10) {
                 free(d);
@@ -40,6 +44,8 @@ cjpeg_eighth *cjpeg_eighth_make(const cjpeg_eighth_layout *layout) {
             d->block_scaled[d->blocks] = comp->scaled;
             d->block_dc[d->blocks] = &d->dc[comp->dc_table];
             d->block_ac[d->blocks] = &d->ac[comp->ac_table];
+            d->block_fast_dc[d->blocks] = d->fast_dc[comp->dc_table];
+            d->block_fast_ac[d->blocks] = d->fast_ac[comp->ac_table];
             d->block_x[d->blocks] = (uint8_t)(b % comp->h);
             d->block_y[d->blocks] = (uint8_t)(b / comp->h);
             d->block_record[d->blocks++] = d->record_size;
@@ -152,30 +158,47 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
         for (int b = 0; b < d->blocks; b++) {
             const table *dc = d->block_dc[b], *ac = d->block_ac[b];
             int32_t *out = rec + d->block_record[b];
-            out[0] = dc_difference(dc, &r, s, n, &bad);
+            if (r.count < 32) refill(&r, s, n);
+            int32_t f = d->block_fast_dc[b][r.bits >> (64 - FAST_BITS)];
+            if (f) {
+                out[0] = f >> 16;
+                consume(&r, f & 0xFF);
+            } else {
+                out[0] = dc_difference(dc, &r, s, n, &bad);
+            }
             if (d->block_scaled[b] == 1) {
                 skip_ac(ac, &r, s, n, &bad);
             } else {
                 /* Only the coefficients the 2x2 IDCT reads are kept, dequantized to 16
                    bits as its pmullw does. */
                 const uint16_t *quant = L->comp[d->block_component[b]].quant;
+                const int32_t *fast = d->block_fast_ac[b];
                 int any = 0;
-                for (int k = 1; k < 64;) {
+                for (int k = 1; k < 64; k++) {
                     if (r.count < 32) refill(&r, s, n);
-                    uint32_t e = next_symbol(ac, &r, &bad);
-                    consume(&r, e & 0xFF);
-                    int sz = (e >> 8) & 15, run = e >> 12;
-                    if (sz) {
-                        k += run;
-                        int at = cjpeg_huff_natural[k];
-                        int32_t v = take_value(&r, sz);
-                        if ((used_by_2x2 >> at) & 1) {
-                            block[at] = (int16_t)(uint16_t)(uint32_t)(v * quant[at]);
-                            any = 1;
-                        }
-                        k += 1;
+                    int32_t v;
+                    f = fast[r.bits >> (64 - FAST_BITS)];
+                    if (f) {
+                        consume(&r, f & 0xFF);
+                        k += (f >> 8) & 0xFF;
+                        v = f >> 16;
                     } else {
-                        k += run == 15 ? 16 : 64;
+                        uint32_t e = next_symbol(ac, &r, &bad);
+                        consume(&r, e & 0xFF);
+                        int sz = (e >> 8) & 15, run = e >> 12;
+                        if (!sz) {
+                            if (run != 15) break;
+                            k += 15;
+                            continue;
+                        }
+                        k += run;
+                        v = take_value(&r, sz);
+                    }
+                    /* A zero (a run's end, or the end of the block one past 63) is not kept. */
+                    int at = cjpeg_huff_natural[k];
+                    if (v && ((used_by_2x2 >> at) & 1)) {
+                        block[at] = (int16_t)(uint16_t)(uint32_t)(v * quant[at]);
+                        any = 1;
                     }
                 }
                 if (any) {

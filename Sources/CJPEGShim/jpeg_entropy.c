@@ -16,9 +16,6 @@ struct jpeg_entropy_decoder {
 
 #define MAX_BLOCKS D_MAX_BLOCKS_IN_MCU
 
-/* AC codes whose code and value bits fit in this many are decoded by one lookup. */
-#define FAST_BITS 10
-
 /* What decoding one block of an MCU needs, in one place. */
 typedef struct {
     const table *dc, *ac;
@@ -36,8 +33,7 @@ typedef struct cjpeg_entropy {
     struct jpeg_entropy_decoder pub;  /* first: libjpeg holds a pointer to it */
     cjpeg_reader *owner;
     table dc[NUM_HUFF_TBLS], ac[NUM_HUFF_TBLS];
-    /* Per table and FAST_BITS of data: value << 16 | how far k moves less one (AC) << 8
-       | bits used, or 0 when the code and its value do not fit. */
+    /* Per table, see cjpeg_huff_make_fast. */
     int32_t fast_dc[NUM_HUFF_TBLS][1 << FAST_BITS], fast_ac[NUM_HUFF_TBLS][1 << FAST_BITS];
     int blocks;
     block_info block[MAX_BLOCKS];
@@ -125,24 +121,6 @@ static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
     return 1;
 }
 
-static void make_fast(const table *t, int32_t *fast, int ac) {
-    for (int i = 0; i < 1 << FAST_BITS; i++) {
-        uint32_t e = t->symbols[i >> (FAST_BITS - LOOKAHEAD)];
-        int length = (int)(e & 0xFF), size = (int)(e >> 8) & 15, run = ac ? (int)(e >> 12) : 0;
-        fast[i] = 0;
-        if (length == 0 || length + size > FAST_BITS) continue;
-        if (size == 0) {
-            /* A DC difference of 0; a run of 16 zeros, which stores a zero 15 on; the end
-               of the block, one past 63. */
-            fast[i] = (!ac ? 0 : run == 15 ? 15 : 255) << 8 | length;
-            continue;
-        }
-        int32_t v = (i >> (FAST_BITS - length - size)) & ((1 << size) - 1);
-        if (v < (1 << (size - 1))) v += 1 - (1 << size);
-        fast[i] = (int32_t)((uint32_t)v << 16) | run << 8 | (length + size);
-    }
-}
-
 /* A second decompressor over the same file, at the same scale, whose own entropy
    decoder has read the MCUs this one has: from here on it decodes, so damage is met,
    reported and concealed by libjpeg itself. Errors jump out through the shared error
@@ -220,11 +198,11 @@ int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
         }
         if (!made_dc[d]) {
             made_dc[d] = cjpeg_huff_make_table(&e->dc[d], ci->dc_huff_tbl_ptrs[d]->bits, ci->dc_huff_tbl_ptrs[d]->huffval, 1);
-            if (made_dc[d]) make_fast(&e->dc[d], e->fast_dc[d], 0);
+            if (made_dc[d]) cjpeg_huff_make_fast(&e->dc[d], e->fast_dc[d], 0);
         }
         if (!made_ac[a]) {
             made_ac[a] = cjpeg_huff_make_table(&e->ac[a], ci->ac_huff_tbl_ptrs[a]->bits, ci->ac_huff_tbl_ptrs[a]->huffval, 0);
-            if (made_ac[a]) make_fast(&e->ac[a], e->fast_ac[a], 1);
+            if (made_ac[a]) cjpeg_huff_make_fast(&e->ac[a], e->fast_ac[a], 1);
         }
         if (!made_dc[d] || !made_ac[a]) {
             free(e);

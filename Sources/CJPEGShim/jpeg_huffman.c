@@ -47,7 +47,50 @@ int cjpeg_huff_make_table(table *t, const uint8_t bits[17], const uint8_t values
             t->skips[(codes[i] << spare) | j] = skip_word(lengths[i], values[i]);
         }
     }
+    memset(t->runs, 0, sizeof t->runs);
+    for (int i = 0; !dc && i < 1 << RUN_BITS; i++) {
+        /* Bits past the window read as zeros: a code is taken only when it and its
+           value end inside, and then those zeros did not choose it. */
+        uint64_t window = (uint64_t)i << (64 - RUN_BITS);
+        int used = 0, moved = 0, end = 0;
+        for (;;) {
+            uint64_t at = window << used;
+            uint32_t e = t->symbols[at >> (64 - LOOKAHEAD)];
+            entry code = {(uint8_t)(e & 0xFF), (uint8_t)(e >> 8)};
+            if (!e) code = cjpeg_huff_slow_symbol(t, at);
+            int size = code.symbol & 15, run = code.symbol >> 4;
+            if (code.length == 0 || used + code.length + size > RUN_BITS) break;
+            if (size == 0 && run != 15) {
+                used += code.length;
+                end = 1;
+                break;
+            }
+            int step = size ? run + 1 : 16;
+            if (moved + step > 63) break;
+            used += code.length + size;
+            moved += step;
+        }
+        t->runs[i] = (uint16_t)(used ? used | moved << 4 | end << 10 : 0);
+    }
     return 1;
+}
+
+void cjpeg_huff_make_fast(const table *t, int32_t fast[1 << FAST_BITS], int ac) {
+    for (int i = 0; i < 1 << FAST_BITS; i++) {
+        uint32_t e = t->symbols[i >> (FAST_BITS - LOOKAHEAD)];
+        int length = (int)(e & 0xFF), size = (int)(e >> 8) & 15, run = ac ? (int)(e >> 12) : 0;
+        fast[i] = 0;
+        if (length == 0 || length + size > FAST_BITS) continue;
+        if (size == 0) {
+            /* A DC difference of 0; a run of 16 zeros, which stores a zero 15 on; the end
+               of the block, one past 63. */
+            fast[i] = (!ac ? 0 : run == 15 ? 15 : 255) << 8 | length;
+            continue;
+        }
+        int32_t v = (i >> (FAST_BITS - length - size)) & ((1 << size) - 1);
+        if (v < (1 << (size - 1))) v += 1 - (1 << size);
+        fast[i] = (int32_t)((uint32_t)v << 16) | run << 8 | (length + size);
+    }
 }
 
 entry cjpeg_huff_slow_symbol(const table *t, uint64_t bits) {

@@ -11,6 +11,12 @@
 /* Codes up to this long are found by one table lookup; longer ones by libjpeg's
    canonical search. */
 #define LOOKAHEAD 9
+/* Codes whose code and value bits fit in this many are decoded by one lookup in a
+   `fast` table (cjpeg_huff_make_fast). */
+#define FAST_BITS 10
+/* Runs of AC codes (with their values) that fit in this many bits are skipped by one
+   lookup (`table.runs`). */
+#define RUN_BITS 12
 
 /* A code: its length (0: none matches, or longer than LOOKAHEAD in a lookup table)
    and its symbol. */
@@ -25,6 +31,11 @@ typedef struct {
 typedef struct {
     uint16_t symbols[1 << LOOKAHEAD];
     uint16_t skips[1 << LOOKAHEAD];
+    /* AC tables: the codes wholly inside the next RUN_BITS, up to and including one
+       that ends the block, as bits used | how far they move the coefficient index,
+       their end of block aside, << 4 | 1 << 10 when one ends the block. 0 when the
+       first code does not fit; the run stops before it would move the index past 63. */
+    uint16_t runs[1 << RUN_BITS];
     int32_t maxcode[18];     /* largest code of each length, -1 for none; [17] sentinel */
     int32_t offset[17];      /* values index of a length's first code, less that code */
     uint8_t values[256];
@@ -49,6 +60,11 @@ int cjpeg_huff_make_table(table *t, const uint8_t bits[17], const uint8_t values
 /* A code longer than the lookahead, by libjpeg's canonical search; length 0 when no
    code matches. */
 entry cjpeg_huff_slow_symbol(const table *t, uint64_t bits);
+
+/* A table's codes with their values, per FAST_BITS of data: the value << 16 | how far
+   the coefficient index moves less one (AC; 255 at the end of the block) << 8 | bits
+   used, or 0 when the code and its value do not fit. */
+void cjpeg_huff_make_fast(const table *t, int32_t fast[1 << FAST_BITS], int ac);
 
 static inline uint64_t load_be64(const uint8_t *p) {
     uint64_t v;
@@ -148,10 +164,18 @@ static inline __attribute__((always_inline)) int32_t dc_difference(const table *
     return take_value(r, (e >> 8) & 15);
 }
 
-/* Past a block's AC codes, keeping no value. */
+/* Past a block's AC codes, keeping no value. A run of codes is taken at once when it
+   keeps the index inside the block; decoding them one by one would take the same bits. */
 static inline __attribute__((always_inline)) void skip_ac(const table *ac, reader *r, const uint8_t *s, size_t n, int *bad) {
     for (int k = 1; k < 64;) {
         if (r->count < 32) refill(r, s, n);
+        uint32_t m = ac->runs[r->bits >> (64 - RUN_BITS)];
+        int moved = (int)(m >> 4) & 63;
+        if (m && k + moved < 64) {
+            consume(r, (int)(m & 15));
+            k += moved + (int)(m >> 10) * 64;
+            continue;
+        }
         uint32_t e = next_skip(ac, r, bad);
         consume(r, e & 0xFF);
         k += (int)(e >> 8);
