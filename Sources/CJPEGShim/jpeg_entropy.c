@@ -1,6 +1,7 @@
 #include "jpeg_entropy.h"
 #include "jpeg_huffman.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jerror.h>
@@ -26,9 +27,43 @@ typedef struct {
     uint8_t dc_needed, ac_needed;
 } block_info;
 
-/* Decoding state between MCUs: the cursor stands at an MCU's start. Coefficients go
-   out as libjpeg's decoder writes them: natural order, not dequantized, the DC term as
-   a 16-bit cut of the int predictor. */
+/* Where decoding stands, at an MCU's start. */
+typedef struct {
+    reader r;
+    uint32_t restarts_left;
+    int next_marker;
+    int32_t predictors[MAX_COMPS_IN_SCAN];
+    uint64_t mcu;
+    uint32_t column;
+} cursor;
+
+/* Pages of decoded MCUs passed from the producing thread to libjpeg's. An MCU is a
+   count, then per coefficient (block * 64 + natural index) << 16 | its 16 bits; an MCU
+   libjpeg crops away has none. Whole MCUs only: at most PAGE_ROOM words each. */
+#define PAGE_WORDS (1 << 16)
+#define PAGE_ROOM (1 + 64 * MAX_BLOCKS)
+#define PAGES 8
+typedef struct {
+    uint32_t words[PAGE_WORDS];
+    uint32_t mcus;
+} page;
+
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    page pages[PAGES];
+    /* Under the lock: pages published and pages given back; the producer's end. */
+    uint64_t produced, released;
+    int stopped, cancelled;
+    /* The producer's cursor: once stopped, at the MCU it could not decode (or the end). */
+    cursor at;
+    /* The consumer's place in the page it reads (page released, word, MCUs left). */
+    uint32_t word, left;
+    int reading;
+} pipe_state;
+
+/* Decoding state between MCUs. Coefficients go out as libjpeg's decoder writes them:
+   natural order, not dequantized, the DC term as a 16-bit cut of the int predictor. */
 typedef struct cjpeg_entropy {
     struct jpeg_entropy_decoder pub;  /* first: libjpeg holds a pointer to it */
     cjpeg_reader *owner;
@@ -39,37 +74,43 @@ typedef struct cjpeg_entropy {
     block_info block[MAX_BLOCKS];
     const uint8_t *scan;
     size_t scan_size;
-    reader r;
-    uint32_t restart_interval, restarts_left;
-    int next_marker;
-    int32_t predictors[MAX_COMPS_IN_SCAN];
-    uint64_t mcu, mcus;
-    uint32_t mcus_per_row, column, first_column, last_column;
+    uint32_t restart_interval;
+    uint64_t mcus;
+    uint32_t mcus_per_row, first_column, last_column;
+    /* libjpeg's place: what decode_mcu has given it. */
+    cursor at;
+    /* Pages from another thread decoding ahead (cjpeg_reader_produce), while `piped`. */
+    pipe_state *pipe;
+    int piped;
     /* The libjpeg decompressor that took over, once one has. */
     struct jpeg_decompress_struct *shadow;
 } cjpeg_entropy;
 
 static void start_pass(j_decompress_ptr cinfo) { (void)cinfo; }
 
-/* Decodes one MCU into `blocks` (NULL: codes only, predictors still carried). Returns 0,
-   changing nothing but coefficients, when the data is not what a conforming encoder
-   writes, or the scan's last MCU is not followed by just padding and EOI. */
-static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
+/* Decodes the MCU at `c` into `blocks` (NULL: codes only, predictors still carried),
+   or as coefficient words into `words` when not NULL. Returns the words written plus
+   one and moves `c` on; 0, changing nothing but coefficients, when the data is not
+   what a conforming encoder writes, or the scan's last MCU is not followed by just
+   padding and EOI. Inlined into each caller, so each decodes to its own form. */
+static inline __attribute__((always_inline)) uint32_t decode_one(const cjpeg_entropy *e, cursor *c, JBLOCKROW *blocks,
+                                                                 uint32_t *words) {
     const uint8_t *s = e->scan;
     size_t n = e->scan_size;
-    reader r = e->r;
-    uint32_t restarts_left = e->restarts_left;
-    int next_marker = e->next_marker;
+    reader r = c->r;
+    uint32_t restarts_left = c->restarts_left;
+    int next_marker = c->next_marker;
     int32_t pred[MAX_COMPS_IN_SCAN];
-    memcpy(pred, e->predictors, sizeof pred);
+    memcpy(pred, c->predictors, sizeof pred);
     if (e->restart_interval && restarts_left == 0) {
         if (!restart(&r, s, n, &next_marker)) return 0;
         restarts_left = e->restart_interval;
         memset(pred, 0, sizeof pred);
     }
     int bad = 0;
+    uint32_t count = 0;
     const block_info *info = e->block;
-    for (int b = 0, count = e->blocks; b < count; b++, info++) {
+    for (int b = 0, blocks_in_mcu = e->blocks; b < blocks_in_mcu; b++, info++) {
         if (r.count < 32) refill(&r, s, n);
         int32_t diff, f = info->fast_dc[r.bits >> (64 - FAST_BITS)];
         if (f) {
@@ -79,46 +120,60 @@ static int decode_one(cjpeg_entropy *e, JBLOCKROW *blocks) {
             diff = dc_difference(info->dc, &r, s, n, &bad);
         }
         JCOEF *block = blocks ? blocks[b][0] : NULL;
+        uint32_t at = (uint32_t)b << 22;
         if (info->dc_needed) {
             /* libjpeg's int predictor wraps; the coefficient keeps 16 bits of it. */
             int32_t p = (int32_t)((uint32_t)pred[info->component] + (uint32_t)diff);
             pred[info->component] = p;
             if (block) block[0] = (JCOEF)p;
+            if (words) words[count++] = at | (uint16_t)p;
         }
-        if (block && info->ac_needed) {
+        if ((block || words) && info->ac_needed) {
             const int32_t *fast = info->fast_ac;
             for (int k = 1; k < 64; k++) {
                 if (r.count < 32) refill(&r, s, n);
                 f = fast[r.bits >> (64 - FAST_BITS)];
+                int32_t v;
                 if (f) {
                     k += (f >> 8) & 0xFF;
-                    block[cjpeg_huff_natural[k]] = (JCOEF)(f >> 16);
+                    v = f >> 16;
                     consume(&r, f & 0xFF);
-                    continue;
-                }
-                uint32_t sym = next_symbol(info->ac, &r, &bad);
-                consume(&r, sym & 0xFF);
-                int size = (sym >> 8) & 15, run = (int)(sym >> 12);
-                if (size) {
+                    /* A zero (a run of 16, the end of the block) is stored harmlessly in
+                       a block, not at all as a word. */
+                    if (words && !v) continue;
+                } else {
+                    uint32_t sym = next_symbol(info->ac, &r, &bad);
+                    consume(&r, sym & 0xFF);
+                    int size = (sym >> 8) & 15, run = (int)(sym >> 12);
+                    if (!size) {
+                        if (run != 15) break;
+                        k += 15;
+                        continue;
+                    }
                     /* A run past the end lands on 63, as in libjpeg. */
                     k += run;
-                    block[cjpeg_huff_natural[k]] = (JCOEF)take_value(&r, size);
-                } else {
-                    if (run != 15) break;
-                    k += 15;
+                    v = take_value(&r, size);
                 }
+                if (block) block[cjpeg_huff_natural[k]] = (JCOEF)v;
+                if (words) words[count++] = at | (uint32_t)cjpeg_huff_natural[k] << 16 | (uint16_t)v;
             }
         } else {
             skip_ac(info->ac, &r, s, n, &bad);
         }
     }
     if (bad || r.count < 0) return 0;
-    if (e->mcu + 1 == e->mcus && !(r.count < 8 && r.pos + 1 < n && s[r.pos] == 0xFF && s[r.pos + 1] == 0xD9)) return 0;
-    e->r = r;
-    e->restarts_left = restarts_left - (e->restart_interval ? 1 : 0);
-    e->next_marker = next_marker;
-    memcpy(e->predictors, pred, sizeof pred);
-    return 1;
+    if (c->mcu + 1 == e->mcus && !(r.count < 8 && r.pos + 1 < n && s[r.pos] == 0xFF && s[r.pos + 1] == 0xD9)) return 0;
+    c->r = r;
+    c->restarts_left = restarts_left - (e->restart_interval ? 1 : 0);
+    c->next_marker = next_marker;
+    memcpy(c->predictors, pred, sizeof pred);
+    c->mcu++;
+    if (++c->column == e->mcus_per_row) c->column = 0;
+    return count + 1;
+}
+
+static int wanted_column(const cjpeg_entropy *e, uint32_t column) {
+    return column >= e->first_column && column <= e->last_column;
 }
 
 /* A second decompressor over the same file, at the same scale, whose own entropy
@@ -143,22 +198,64 @@ static void start_shadow(cjpeg_entropy *e, j_decompress_ptr cinfo) {
     sh->out_color_space = cinfo->out_color_space;
     jpeg_start_decompress(sh);
     owner->replaying = 0;
-    for (uint64_t i = 0; i < e->mcu; i++) sh->entropy->decode_mcu(sh, NULL);
+    for (uint64_t i = 0; i < e->at.mcu; i++) sh->entropy->decode_mcu(sh, NULL);
+}
+
+/* The next MCU's words from the producer, waiting for a page when needed; NULL when
+   it stopped before this MCU (its cursor is then libjpeg's place). */
+static const uint32_t *take(pipe_state *p) {
+    if (p->left == 0) {
+        pthread_mutex_lock(&p->lock);
+        if (p->reading) {
+            p->released++;
+            pthread_cond_broadcast(&p->changed);
+        }
+        p->reading = 0;
+        while (p->produced == p->released && !p->stopped) pthread_cond_wait(&p->changed, &p->lock);
+        if (p->produced > p->released) {
+            p->reading = 1;
+            p->word = 0;
+            p->left = p->pages[p->released % PAGES].mcus;
+        }
+        pthread_mutex_unlock(&p->lock);
+        if (!p->reading) return NULL;
+    }
+    const uint32_t *w = p->pages[p->released % PAGES].words + p->word;
+    p->word += 1 + w[0];
+    p->left--;
+    return w;
+}
+
+static void finish_scan(cjpeg_entropy *e, j_decompress_ptr cinfo) {
+    /* libjpeg reads the markers after the scan from the EOI on. */
+    cinfo->src->next_input_byte = e->scan + e->at.r.pos;
+    cinfo->src->bytes_in_buffer = e->scan_size - e->at.r.pos;
 }
 
 static boolean decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     cjpeg_entropy *e = (cjpeg_entropy *)cinfo->entropy;
+    if (e->piped) {
+        const uint32_t *w = take(e->pipe);
+        if (w) {
+            if (MCU_data) {
+                for (uint32_t i = 1; i <= w[0]; i++) MCU_data[w[i] >> 22][0][(w[i] >> 16) & 63] = (JCOEF)(w[i] & 0xFFFF);
+            }
+            if (++e->at.mcu == e->mcus) {
+                e->at = e->pipe->at;
+                finish_scan(e, cinfo);
+            }
+            return TRUE;
+        }
+        /* The producer stopped here: from its cursor on this thread decodes, and meets
+           what stopped it (the shadow decompressor's business) as without a producer. */
+        e->at = e->pipe->at;
+        e->piped = 0;
+    }
     if (!e->shadow) {
         /* Blocks libjpeg crops away are never transformed: their codes are enough. */
-        int wanted = MCU_data && e->column >= e->first_column && e->column <= e->last_column;
-        if (decode_one(e, wanted ? MCU_data : NULL)) {
-            e->mcu++;
-            if (++e->column == e->mcus_per_row) e->column = 0;
-            if (e->mcu == e->mcus) {
-                /* libjpeg reads the markers after the scan from the EOI on. */
-                cinfo->src->next_input_byte = e->scan + e->r.pos;
-                cinfo->src->bytes_in_buffer = e->scan_size - e->r.pos;
-            }
+        int wanted = MCU_data && wanted_column(e, e->at.column);
+        if (decode_one(e, &e->at, wanted ? MCU_data : NULL, NULL)) {
+            if (e->at.mcu == e->mcus) finish_scan(e, cinfo);
             return TRUE;
         }
         if (MCU_data) {
@@ -173,6 +270,72 @@ static boolean decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *MCU_data) {
     cinfo->src->bytes_in_buffer = sh->src->bytes_in_buffer;
     cinfo->unread_marker = sh->unread_marker;
     return done;
+}
+
+int cjpeg_reader_pipeline(cjpeg_reader *owner, uint64_t min_mcus) {
+    cjpeg_entropy *e = owner->entropy;
+    if (!e || e->pipe || e->shadow || e->at.mcu != 0 || e->mcus == 0 || e->mcus < min_mcus) return 0;
+    pipe_state *p = calloc(1, sizeof *p);
+    if (!p) return 0;
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        return 0;
+    }
+    if (pthread_cond_init(&p->changed, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return 0;
+    }
+    p->at = e->at;
+    e->pipe = p;
+    e->piped = 1;
+    return 1;
+}
+
+void cjpeg_reader_produce(cjpeg_reader *owner) {
+    cjpeg_entropy *e = owner->entropy;
+    pipe_state *p = e ? e->pipe : NULL;
+    if (!p) return;
+    /* The cursor is this thread's; libjpeg's thread takes it with the last page. */
+    cursor c = p->at;
+    for (int more = 1; more;) {
+        pthread_mutex_lock(&p->lock);
+        while (p->produced - p->released == PAGES && !p->cancelled) pthread_cond_wait(&p->changed, &p->lock);
+        int cancelled = p->cancelled;
+        pthread_mutex_unlock(&p->lock);
+        if (cancelled) break;
+        page *pg = &p->pages[p->produced % PAGES];
+        uint32_t used = 0, mcus = 0;
+        while (more && used + PAGE_ROOM <= PAGE_WORDS) {
+            uint32_t *w = pg->words + used;
+            uint32_t made = wanted_column(e, c.column) ? decode_one(e, &c, NULL, w + 1) : decode_one(e, &c, NULL, NULL);
+            if (made) {
+                w[0] = made - 1;
+                used += made;
+                mcus++;
+            }
+            more = made && c.mcu < e->mcus;
+        }
+        pg->mcus = mcus;
+        pthread_mutex_lock(&p->lock);
+        if (mcus) p->produced++;
+        if (!more) {
+            p->at = c;
+            p->stopped = 1;
+        }
+        pthread_cond_broadcast(&p->changed);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+void cjpeg_reader_stop_producing(cjpeg_reader *owner) {
+    cjpeg_entropy *e = owner->entropy;
+    pipe_state *p = e ? e->pipe : NULL;
+    if (!p) return;
+    pthread_mutex_lock(&p->lock);
+    p->cancelled = 1;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
 }
 
 int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
@@ -225,7 +388,7 @@ int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
     e->scan = ci->src->next_input_byte;
     e->scan_size = ci->src->bytes_in_buffer;
     e->restart_interval = ci->restart_interval;
-    e->restarts_left = ci->restart_interval;
+    e->at.restarts_left = ci->restart_interval;
     e->mcus_per_row = ci->MCUs_per_row;
     e->mcus = (uint64_t)ci->MCUs_per_row * ci->MCU_rows_in_scan;
     /* The iMCU columns jpeg_crop_scanline keeps (it moved crop_x to the start of one),
@@ -247,6 +410,11 @@ void cjpeg_entropy_free(cjpeg_reader *owner) {
     if (e->shadow) {
         jpeg_destroy_decompress(e->shadow);
         free(e->shadow);
+    }
+    if (e->pipe) {
+        pthread_cond_destroy(&e->pipe->changed);
+        pthread_mutex_destroy(&e->pipe->lock);
+        free(e->pipe);
     }
     free(e);
     owner->entropy = NULL;

@@ -18,6 +18,9 @@ public struct DecodeOptions: Sendable {
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false
+    /// The fewest MCUs a JPEG scan needs for its Huffman decoding to run ahead on a lent
+    /// thread (below, the thread costs more than it saves); tests lower it.
+    var pipelineMCUs = 1 << 14
 
     public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels

@@ -17,12 +17,29 @@ final class JPEGEntropyTests: XCTestCase {
         }
     }
 
-    func decode(_ jpeg: [UInt8], shrink: Int, region: Rect? = nil, libjpegOnly: Bool = false, lenient: Bool = false) -> Outcome {
+    /// `piped`: Huffman decoding runs ahead on a lent thread, however few the MCUs.
+    func decode(_ jpeg: [UInt8], shrink: Int, region: Rect? = nil, libjpegOnly: Bool = false, lenient: Bool = false,
+                piped: Bool = false) -> Outcome {
         var options = DecodeOptions(shrink: shrink)
         options.libjpegOnly = libjpegOnly
         if lenient { options.failOn = .none }
         do {
-            let (image, at, _) = try JPEGCodec.decode(jpeg, options: options, region: region)
+            var (image, at): (PixelBuffer, Rect)
+            if piped {
+                options.pipelineMCUs = 1
+                // As JPEGCodec.decode, with a thread lent.
+                var collector = RowCollector()
+                let header = try JPEGCodec.info(jpeg)
+                _ = try ColorStage.around(profile: header.iccProfile, toSRGB: false,
+                                          begin: { collector.begin($0) }, rows: { collector.add($0) }) {
+                    try JPEGCodec.decodeRows(jpeg, options: options, region: region,
+                                             restarts: region == nil ? nil : RestartIntervalCut.Index(jpeg),
+                                             thread: RenderExecutor.lentThread(threads: 2), begin: $0, rows: $1)
+                }
+                (image, at) = (collector.image, collector.region.rect)
+            } else {
+                (image, at, _) = try JPEGCodec.decode(jpeg, options: options, region: region)
+            }
             guard let region else { return Outcome(image: image, error: nil) }
             let inside = Rect(x: region.x - at.x, y: region.y - at.y, width: region.width, height: region.height)
             return Outcome(image: try Scaling.crop(image, to: inside), error: nil)
@@ -46,7 +63,10 @@ final class JPEGEntropyTests: XCTestCase {
             for region in regions {
                 let ours = decode(jpeg, shrink: shrink, region: region, lenient: lenient)
                 let theirs = decode(jpeg, shrink: shrink, region: region, libjpegOnly: true, lenient: lenient)
-                XCTAssertEqual(ours, theirs, "\(name) at 1/\(shrink) in \(region.map { "\($0)" } ?? "whole")", file: file, line: line)
+                let piped = decode(jpeg, shrink: shrink, region: region, lenient: lenient, piped: true)
+                let place = "\(name) at 1/\(shrink) in \(region.map { "\($0)" } ?? "whole")"
+                XCTAssertEqual(ours, theirs, place, file: file, line: line)
+                XCTAssertEqual(piped, theirs, "\(place), decoded ahead on a second thread", file: file, line: line)
             }
         }
     }
@@ -94,6 +114,22 @@ final class JPEGEntropyTests: XCTestCase {
         let photos = try Fixtures.shared("photos")
         for name in Fixtures.files(in: photos) where name.hasSuffix(".jpg") {
             assertSameAsLibjpeg(try ImageFile.read(photos + "/" + name), name, shrinks: [2, 4])
+        }
+    }
+
+    /// A scan far larger than the pages decoded ahead: read whole, the rows match
+    /// libjpeg's; read only at the top, the reader stops while the decoding ahead is
+    /// waiting for room, and it is stopped before the reader closes.
+    func testDecodingAheadOfALargeScanStopsWithTheReader() throws {
+        var seed: UInt32 = 11
+        let noise = (0..<2048 * 2048 * 3).map { _ -> UInt8 in
+            seed = seed &* 1664525 &+ 1013904223
+            return UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let jpeg = try JPEGCodec.encode(PixelBuffer(width: 2048, height: 2048, channels: 3, pixels: noise), quality: 95)
+        for region in [nil, Rect(x: 0, y: 0, width: 64, height: 16), Rect(x: 1000, y: 600, width: 48, height: 40)] {
+            XCTAssertEqual(decode(jpeg, shrink: 1, region: region, piped: true), decode(jpeg, shrink: 1, region: region, libjpegOnly: true),
+                           region.map { "\($0)" } ?? "whole")
         }
     }
 

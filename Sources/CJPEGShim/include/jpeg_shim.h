@@ -92,6 +92,16 @@ int cjpeg_reader_crop(cjpeg_reader *reader, uint32_t crop_x, uint32_t crop_width
 int cjpeg_reader_start_eighth(cjpeg_reader *reader, cjpeg_eighth_layout *layout, cjpeg_output *output,
                               char *err, size_t err_size);
 
+/* Entropy decoding on a second thread: when imgscale's entropy decoder stands in for
+   libjpeg's on a started reader that has read no scan data, and the scan has at least
+   min_mcus MCUs, readies it and returns 1; then cjpeg_reader_produce must run on
+   another thread, decoding ahead while skip and read take what it made. Before the
+   reader is closed, cjpeg_reader_stop_producing ends it early, and the caller waits
+   for it to return. 0: decoding stays on the reading thread. */
+int cjpeg_reader_pipeline(cjpeg_reader *reader, uint64_t min_mcus);
+void cjpeg_reader_produce(cjpeg_reader *reader);
+void cjpeg_reader_stop_producing(cjpeg_reader *reader);
+
 /* Skips up to rows scanlines (entropy-decoded, not output); returns how many, or -1. */
 int cjpeg_reader_skip(cjpeg_reader *reader, uint32_t rows, char *err, size_t err_size);
 
