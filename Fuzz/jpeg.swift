@@ -85,22 +85,35 @@ func fuzzEntropyAgainstLibjpeg(_ bytes: [UInt8]) {
                 theirs.libjpegOnly = true
                 let a = Result { try JPEGCodec.decode(bytes, options: ours, region: region) }
                 let b = Result { try JPEGCodec.decode(bytes, options: theirs, region: region) }
-                switch (a, b) {
-                case let (.success(x), .success(y)):
-                    // The 1/8 decoder gives the region asked for; libjpeg whole iMCU columns.
-                    if let region, let r = region.intersection(x.1)?.intersection(y.1) {
-                        let inX = Rect(x: r.x - x.1.x, y: r.y - x.1.y, width: r.width, height: r.height)
-                        let inY = Rect(x: r.x - y.1.x, y: r.y - y.1.y, width: r.width, height: r.height)
-                        precondition((try? Scaling.crop(x.0, to: inX)) == (try? Scaling.crop(y.0, to: inY)), "pixels differ from libjpeg's")
-                    } else {
-                        precondition(x.0 == y.0, "pixels differ from libjpeg's")
-                    }
-                case let (.failure(e), .failure(f)):
-                    precondition("\(e)" == "\(f)", "\(e) is not libjpeg's \(f)")
-                default:
-                    preconditionFailure("one decode failed, the other did not")
+                compare(a, b, region)
+                // Huffman decoding ahead on a second thread, however few the MCUs.
+                if shrink != 8 {
+                    var piped = ours
+                    piped.pipelineMCUs = 1
+                    compare(Result { try JPEGCodec.decode(bytes, options: piped, region: region, thread: RenderExecutor.lentThread(threads: 2)) },
+                            b, region)
                 }
             }
         }
+    }
+}
+
+/// One decode's outcome against libjpeg's: pixels (in the region) or the error text.
+private func compare(_ a: Result<(PixelBuffer, Rect, ImageInfo), any Error>, _ b: Result<(PixelBuffer, Rect, ImageInfo), any Error>,
+                     _ region: Rect?) {
+    switch (a, b) {
+    case let (.success(x), .success(y)):
+        // The 1/8 decoder gives the region asked for; libjpeg whole iMCU columns.
+        if let region, let r = region.intersection(x.1)?.intersection(y.1) {
+            let inX = Rect(x: r.x - x.1.x, y: r.y - x.1.y, width: r.width, height: r.height)
+            let inY = Rect(x: r.x - y.1.x, y: r.y - y.1.y, width: r.width, height: r.height)
+            precondition((try? Scaling.crop(x.0, to: inX)) == (try? Scaling.crop(y.0, to: inY)), "pixels differ from libjpeg's")
+        } else {
+            precondition(x.0 == y.0, "pixels differ from libjpeg's")
+        }
+    case let (.failure(e), .failure(f)):
+        precondition("\(e)" == "\(f)", "\(e) is not libjpeg's \(f)")
+    default:
+        preconditionFailure("one decode failed, the other did not")
     }
 }

@@ -44,12 +44,17 @@ public enum JPEGCodec {
     /// `GeometryError`, and its pixels equal a whole decode's except within
     /// `ShrinkOnLoad.cropSlack` pixels of a crop edge.
     public static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?) throws -> (PixelBuffer, Rect, ImageInfo) {
+        try decode(data, options: options, region: region, thread: nil)
+    }
+
+    /// As above, with a thread lent to the decode (see `decodeRows`).
+    static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?, thread: LentThread?) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
         let header = try info(data)
         let info = try ColorStage.around(profile: header.iccProfile, toSRGB: options.toSRGB,
                                          begin: { collector.begin($0) }, rows: { collector.add($0) }) {
             try decodeRows(data, options: options, region: region, restarts: region == nil ? nil : RestartIntervalCut.Index(data),
-                           begin: $0, rows: $1)
+                           thread: thread, begin: $0, rows: $1)
         }
         return (collector.image, collector.region.rect, info)
     }

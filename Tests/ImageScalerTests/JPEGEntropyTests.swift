@@ -24,22 +24,9 @@ final class JPEGEntropyTests: XCTestCase {
         options.libjpegOnly = libjpegOnly
         if lenient { options.failOn = .none }
         do {
-            var (image, at): (PixelBuffer, Rect)
-            if piped {
-                options.pipelineMCUs = 1
-                // As JPEGCodec.decode, with a thread lent.
-                var collector = RowCollector()
-                let header = try JPEGCodec.info(jpeg)
-                _ = try ColorStage.around(profile: header.iccProfile, toSRGB: false,
-                                          begin: { collector.begin($0) }, rows: { collector.add($0) }) {
-                    try JPEGCodec.decodeRows(jpeg, options: options, region: region,
-                                             restarts: region == nil ? nil : RestartIntervalCut.Index(jpeg),
-                                             thread: RenderExecutor.lentThread(threads: 2), begin: $0, rows: $1)
-                }
-                (image, at) = (collector.image, collector.region.rect)
-            } else {
-                (image, at, _) = try JPEGCodec.decode(jpeg, options: options, region: region)
-            }
+            if piped { options.pipelineMCUs = 1 }
+            let (image, at, _) = try JPEGCodec.decode(jpeg, options: options, region: region,
+                                                      thread: piped ? RenderExecutor.lentThread(threads: 2) : nil)
             guard let region else { return Outcome(image: image, error: nil) }
             let inside = Rect(x: region.x - at.x, y: region.y - at.y, width: region.width, height: region.height)
             return Outcome(image: try Scaling.crop(image, to: inside), error: nil)
