@@ -335,9 +335,12 @@ int cjpeg_reader_start_eighth(cjpeg_reader *r, cjpeg_eighth_layout *layout, cjpe
     layout->max_h = layout->max_v = 1;
     for (int c = 0; fast && c < ci->num_components; c++) {
         jpeg_component_info *comp = &ci->comp_info[c];
+        /* The scan header's table numbers (0-15 as read) are not checked by libjpeg
+           until its own decoder starts: a number past 3 would index past the tables. */
         fast = ci->cur_comp_info[c] == comp && comp->quant_tbl_no >= 0 && comp->quant_tbl_no < NUM_QUANT_TBLS &&
-               ci->quant_tbl_ptrs[comp->quant_tbl_no] != NULL && ci->dc_huff_tbl_ptrs[comp->dc_tbl_no] != NULL &&
-               ci->ac_huff_tbl_ptrs[comp->ac_tbl_no] != NULL;
+               ci->quant_tbl_ptrs[comp->quant_tbl_no] != NULL && comp->dc_tbl_no >= 0 &&
+               comp->dc_tbl_no < NUM_HUFF_TBLS && comp->ac_tbl_no >= 0 && comp->ac_tbl_no < NUM_HUFF_TBLS &&
+               ci->dc_huff_tbl_ptrs[comp->dc_tbl_no] != NULL && ci->ac_huff_tbl_ptrs[comp->ac_tbl_no] != NULL;
         if (!fast) break;
         /* A lone component's scan is not interleaved: one block per MCU. */
         int h = ci->num_components == 1 ? 1 : comp->h_samp_factor, v = ci->num_components == 1 ? 1 : comp->v_samp_factor;
