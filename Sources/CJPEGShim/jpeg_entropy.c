@@ -57,7 +57,8 @@ typedef struct {
     int stopped, cancelled;
     /* The producer's cursor: once stopped, at the MCU it could not decode (or the end). */
     cursor at;
-    /* The consumer's place in the page it reads (page released, word, MCUs left). */
+    /* libjpeg's thread's alone: while `reading`, page `released` is its, with the next
+       MCU at `word` and `left` MCUs to go. */
     uint32_t word, left;
     int reading;
 } pipe_state;
