@@ -158,43 +158,16 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
         for (int b = 0; b < d->blocks; b++) {
             const table *dc = d->block_dc[b], *ac = d->block_ac[b];
             int32_t *out = rec + d->block_record[b];
-            if (r.count < 32) refill(&r, s, n);
-            int32_t f = d->block_fast_dc[b][r.bits >> (64 - FAST_BITS)];
-            if (f) {
-                out[0] = f >> 16;
-                consume(&r, f & 0xFF);
-            } else {
-                out[0] = dc_difference(dc, &r, s, n, &bad);
-            }
+            out[0] = fast_dc_difference(dc, d->block_fast_dc[b], &r, s, n, &bad);
             if (d->block_scaled[b] == 1) {
                 skip_ac(ac, &r, s, n, &bad);
             } else {
                 /* Only the coefficients the 2x2 IDCT reads are kept, dequantized to 16
                    bits as its pmullw does. */
                 const uint16_t *quant = L->comp[d->block_component[b]].quant;
-                const int32_t *fast = d->block_fast_ac[b];
                 int any = 0;
                 for (int k = 1; k < 64; k++) {
-                    if (r.count < 32) refill(&r, s, n);
-                    int32_t v;
-                    f = fast[r.bits >> (64 - FAST_BITS)];
-                    if (f) {
-                        consume(&r, f & 0xFF);
-                        k += (f >> 8) & 0xFF;
-                        v = f >> 16;
-                    } else {
-                        uint32_t e = next_symbol(ac, &r, &bad);
-                        consume(&r, e & 0xFF);
-                        int sz = (e >> 8) & 15, run = e >> 12;
-                        if (!sz) {
-                            if (run != 15) break;
-                            k += 15;
-                            continue;
-                        }
-                        k += run;
-                        v = take_value(&r, sz);
-                    }
-                    /* A zero (a run's end, or the end of the block one past 63) is not kept. */
+                    int32_t v = next_ac(ac, d->block_fast_ac[b], &r, s, n, &k, &bad);
                     int at = cjpeg_huff_natural[k];
                     if (v && ((used_by_2x2 >> at) & 1)) {
                         block[at] = (int16_t)(uint16_t)(uint32_t)(v * quant[at]);

@@ -112,14 +112,7 @@ static inline __attribute__((always_inline)) uint32_t decode_one(const cjpeg_ent
     uint32_t count = 0;
     const block_info *info = e->block;
     for (int b = 0, blocks_in_mcu = e->blocks; b < blocks_in_mcu; b++, info++) {
-        if (r.count < 32) refill(&r, s, n);
-        int32_t diff, f = info->fast_dc[r.bits >> (64 - FAST_BITS)];
-        if (f) {
-            diff = f >> 16;
-            consume(&r, f & 0xFF);
-        } else {
-            diff = dc_difference(info->dc, &r, s, n, &bad);
-        }
+        int32_t diff = fast_dc_difference(info->dc, info->fast_dc, &r, s, n, &bad);
         JCOEF *block = blocks ? blocks[b][0] : NULL;
         uint32_t at = (uint32_t)b << 22;
         if (info->dc_needed) {
@@ -130,33 +123,12 @@ static inline __attribute__((always_inline)) uint32_t decode_one(const cjpeg_ent
             if (words) words[count++] = at | (uint16_t)p;
         }
         if ((block || words) && info->ac_needed) {
-            const int32_t *fast = info->fast_ac;
             for (int k = 1; k < 64; k++) {
-                if (r.count < 32) refill(&r, s, n);
-                f = fast[r.bits >> (64 - FAST_BITS)];
-                int32_t v;
-                if (f) {
-                    k += (f >> 8) & 0xFF;
-                    v = f >> 16;
-                    consume(&r, f & 0xFF);
-                    /* A zero (a run of 16, the end of the block) is stored harmlessly in
-                       a block, not at all as a word. */
-                    if (words && !v) continue;
-                } else {
-                    uint32_t sym = next_symbol(info->ac, &r, &bad);
-                    consume(&r, sym & 0xFF);
-                    int size = (sym >> 8) & 15, run = (int)(sym >> 12);
-                    if (!size) {
-                        if (run != 15) break;
-                        k += 15;
-                        continue;
-                    }
-                    /* A run past the end lands on 63, as in libjpeg. */
-                    k += run;
-                    v = take_value(&r, size);
-                }
+                int32_t v = next_ac(info->ac, info->fast_ac, &r, s, n, &k, &bad);
+                /* A zero (the end of a run of 16 or of the block) is stored harmlessly in
+                   a block, not at all as a word. */
                 if (block) block[cjpeg_huff_natural[k]] = (JCOEF)v;
-                if (words) words[count++] = at | (uint32_t)cjpeg_huff_natural[k] << 16 | (uint16_t)v;
+                if (words && v) words[count++] = at | (uint32_t)cjpeg_huff_natural[k] << 16 | (uint16_t)v;
             }
         } else {
             skip_ac(info->ac, &r, s, n, &bad);

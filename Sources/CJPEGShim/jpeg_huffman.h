@@ -164,6 +164,41 @@ static inline __attribute__((always_inline)) int32_t dc_difference(const table *
     return take_value(r, (e >> 8) & 15);
 }
 
+/* A block's DC difference, by one lookup in its `fast` table when the code and value
+   fit there. */
+static inline __attribute__((always_inline)) int32_t fast_dc_difference(const table *dc, const int32_t *fast, reader *r,
+                                                                        const uint8_t *s, size_t n, int *bad) {
+    if (r->count < 32) refill(r, s, n);
+    int32_t f = fast[r->bits >> (64 - FAST_BITS)];
+    if (!f) return dc_difference(dc, r, s, n, bad);
+    consume(r, f & 0xFF);
+    return f >> 16;
+}
+
+/* The next AC code of a block whose coefficient index is *k: moves *k to where the
+   value goes (a run past the end lands on 63, as in libjpeg; a run of 16 zeros ends on
+   its last, 15 on; the end of the block 255 on, past 63) and returns the value, 0 for
+   the last two. The caller moves on by one. */
+static inline __attribute__((always_inline)) int32_t next_ac(const table *ac, const int32_t *fast, reader *r,
+                                                             const uint8_t *s, size_t n, int *k, int *bad) {
+    if (r->count < 32) refill(r, s, n);
+    int32_t f = fast[r->bits >> (64 - FAST_BITS)];
+    if (f) {
+        consume(r, f & 0xFF);
+        *k += (f >> 8) & 0xFF;
+        return f >> 16;
+    }
+    uint32_t e = next_symbol(ac, r, bad);
+    consume(r, (int)(e & 0xFF));
+    int size = (e >> 8) & 15, run = (int)(e >> 12);
+    if (!size) {
+        *k += run == 15 ? 15 : 255;
+        return 0;
+    }
+    *k += run;
+    return take_value(r, size);
+}
+
 /* Past a block's AC codes, keeping no value. A run of codes is taken at once when it
    keeps the index inside the block; decoding them one by one would take the same bits. */
 static inline __attribute__((always_inline)) void skip_ac(const table *ac, reader *r, const uint8_t *s, size_t n, int *bad) {
