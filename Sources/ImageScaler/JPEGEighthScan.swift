@@ -79,11 +79,17 @@ final class JPEGEighthScan: @unchecked Sendable {
         records = [Int32](unsafeUninitializedCapacity: size) { _, count in count = size }
         var cursor = cjpeg_eighth_cursor()
         cjpeg_eighth_cursor_start(decoder, &cursor)
-        // Splitting pays once the data takes milliseconds to decode.
-        guard let thread, let start = secondStart(from: from) else {
-            let n = records.withUnsafeMutableBufferPointer { cjpeg_eighth_decode(decoder, &cursor, total, $0.baseAddress, nil, nil, 0) }
-            return n == total && cjpeg_eighth_at_end(decoder, &cursor) != 0
+        var done = 0
+        /// The MCUs from `done` on, by this thread alone; whether the data ends with them.
+        func decodeRest() -> Bool {
+            let rest = total - done
+            done += records.withUnsafeMutableBufferPointer {
+                cjpeg_eighth_decode(decoder, &cursor, rest, $0.baseAddress! + done * recordSize, nil, nil, 0)
+            }
+            return done == total && cjpeg_eighth_at_end(decoder, &cursor) != 0
         }
+        // Splitting pays once the data takes milliseconds to decode.
+        guard let thread, let start = secondStart(from: from) else { return decodeRest() }
         let scan = UnsafeBufferPointer(start: layout.pointee.scan, count: layout.pointee.scan_size)
         let second = SecondHalf(decoder: decoder, scan: scan, recordSize: recordSize, limit: total, start: start)
         // Its share of the MCUs, by bytes, with room to spare: no copying as it grows.
@@ -97,7 +103,6 @@ final class JPEGEighthScan: @unchecked Sendable {
             waited = true
         }
         defer { join() }
-        var done = 0
         // To where the second began, then MCU by MCU until both stood at the same place.
         var matched: (mcu: Int, index: Int)? = nil
         var j = 0
@@ -139,14 +144,7 @@ final class JPEGEighthScan: @unchecked Sendable {
             return true
         }
         // No meeting: the first decodes on alone, as without a second thread.
-        let rest = total - done
-        if rest > 0 {
-            let n = records.withUnsafeMutableBufferPointer {
-                cjpeg_eighth_decode(decoder, &cursor, rest, $0.baseAddress! + done * recordSize, nil, nil, 0)
-            }
-            done += n
-        }
-        return done == total && cjpeg_eighth_at_end(decoder, &cursor) != 0
+        return decodeRest()
     }
 
     /// Where the second thread begins: after the first restart marker past the middle
