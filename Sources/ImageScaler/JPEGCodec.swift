@@ -172,7 +172,7 @@ public enum JPEGCodec {
             // transforms on this one: about a third of a large decode moves over.
             var producer: DispatchWorkItem? = nil
             if eighth == nil, let thread, cjpeg_reader_pipeline(reader, UInt64(max(1, options.pipelineMCUs))) == 1 {
-                let handle = ReaderHandle(reader)
+                let handle = SharedHandle(reader)
                 producer = thread.start { cjpeg_reader_produce(handle.pointer) }
             }
             // However this ends, the producer is stopped and gone before the reader closes.
@@ -273,13 +273,6 @@ public enum JPEGCodec {
                                  + (tolerated > 1 ? " and \(tolerated - 1) more warning\(tolerated > 2 ? "s" : "")" : ""))
         }
         return info
-    }
-
-    /// A reader used by two threads: one decodes Huffman codes ahead, the other
-    /// reads rows (`jpeg_entropy.c` keeps their state apart).
-    private struct ReaderHandle: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
     }
 
     private static func makeInfo(_ raw: cjpeg_info) -> ImageInfo {

@@ -151,7 +151,7 @@ public enum PNGCodec {
             guard let fast = cpng_fast_open(d.baseAddress, d.count) else { return false }
             defer { cpng_fast_close(fast) }
             if let thread {
-                try inflatingAside(FastHandle(fast), on: thread, data: data, height: height, stride: stride, chunkRows: chunkRows,
+                try inflatingAside(SharedHandle(fast), on: thread, data: data, height: height, stride: stride, chunkRows: chunkRows,
                                    chunk: &chunk, rows: rows)
                 return true
             }
@@ -170,17 +170,10 @@ public enum PNGCodec {
         }
     }
 
-    /// The fast path's handle, used by two threads: one inflates, the other unfilters
-    /// (`cpng_fast` keeps their state apart).
-    private struct FastHandle: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-    }
-
     /// Inflating on `thread`, into a pipe of still-filtered rows that this thread
     /// unfilters and hands on: inflate and unfilter cost about the same, so a PNG decodes
     /// in about half the time when the resampler is not the one waiting.
-    private static func inflatingAside(_ fast: FastHandle, on thread: LentThread, data: [UInt8], height: Int, stride: Int,
+    private static func inflatingAside(_ fast: SharedHandle, on thread: LentThread, data: [UInt8], height: Int, stride: Int,
                                        chunkRows: Int, chunk: inout [UInt8], rows: (RowChunk) throws -> Void) throws {
         let rawRow = stride + 1
         let pipe = ChunkPipe(capacity: 4)
