@@ -58,12 +58,25 @@ public enum FileName {
             case _ where s.value >= escapeBase + 0x80 && s.value <= escapeBase + 0xFF:
                 out += "\\x" + hex2(s.value - escapeBase)
             case _ where s.value < 0x20 || (0x7F...0x9F).contains(s.value):
-                out += s.value <= 0xFF ? "\\x" + hex2(s.value) : "\\u{\(String(s.value, radix: 16))}"
+                out += "\\x" + hex2(s.value)
+            case _ where reordersText(s) || s.value == 0xFFFE || s.value == 0xFFFF:
+                out += "\\u{\(String(s.value, radix: 16))}"
             default:
                 out.unicodeScalars.append(s)
             }
         }
         return out
+    }
+
+    /// Bidirectional controls and line or paragraph separators: invisible, yet they
+    /// reorder or break the text around them (a name ending in U+202E "gnp.exe" shows
+    /// as "exe.png"), so every message, JSON string and report escapes them as it does
+    /// C0 controls.
+    public static func reordersText(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     /// Whether the scalar stands for a raw byte (see the type's comment); JSON writes

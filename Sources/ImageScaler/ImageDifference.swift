@@ -3,8 +3,11 @@ import Glibc
 #endif
 
 /// How two same-sized images differ, compared as RGBA (gray replicated, missing alpha
-/// 255) under an `ImageComparison`. Pixels fully transparent in both count as equal
-/// whatever their hidden colour; masked and ignored pixels are not compared at all.
+/// 255) under an `ImageComparison`. Colour is compared premultiplied by its alpha
+/// (rounded to the nearest level), so what lies under transparency counts only as much
+/// as it shows: `(255,0,0,1)` and `(0,0,255,1)` differ by 1, and pixels fully
+/// transparent in both are equal; alpha itself is compared as is. Opaque pixels compare
+/// their stored values. Masked and ignored pixels are not compared at all.
 /// PSNR is `10 * log10(255^2 / MSE)` over the R, G and B samples of the compared pixels,
 /// and over A too when either image has alpha (so an alpha-only regression shows);
 /// infinite only when those samples are identical.
@@ -64,9 +67,12 @@ public struct ImageDifference: Equatable, Sendable {
             comparedCount += 1
             let k = i * 4
             if pa[k + 3] == 0 && pb[k + 3] == 0 { continue }
+            let alphaA = Int(pa[k + 3]), alphaB = Int(pb[k + 3]), opaque = alphaA & alphaB == 65535
             var pixelMax = 0
             for c in 0..<4 {
-                let d = abs(Int(pa[k + c]) - Int(pb[k + c]))
+                let va = c == 3 || opaque ? Int(pa[k + c]) : (Int(pa[k + c]) * alphaA + 32767) / 65535
+                let vb = c == 3 || opaque ? Int(pb[k + c]) : (Int(pb[k + c]) * alphaB + 32767) / 65535
+                let d = abs(va - vb)
                 pixelMax = max(pixelMax, d)
                 absSum += Double(d)
                 if c < 3 || withAlpha { sqSum += Double(d * d) }
@@ -119,6 +125,8 @@ public struct ImageDifference: Equatable, Sendable {
         var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
         let maxDelta: Double
         let countAA: Bool
+        var perceptual = false
+        if case .perceptual = comparison.rule { perceptual = true }
         switch comparison.rule {
         case .tolerance: (maxDelta, countAA) = (0, true)
         case .perceptual(let t, let count): (maxDelta, countAA) = (35215 * t * t, count)
@@ -135,14 +143,19 @@ public struct ImageDifference: Equatable, Sendable {
                         }
                         comparedCount += 1
                         if img1[k + 3] == 0 && img2[k + 3] == 0 { continue }
+                        let alpha1 = Int(img1[k + 3]), alpha2 = Int(img2[k + 3]), opaque = alpha1 & alpha2 == 255
                         var pixelMax = 0
                         for c in 0..<4 {
-                            let d = abs(Int(img1[k + c]) - Int(img2[k + c]))
+                            let v1 = c == 3 || opaque ? Int(img1[k + c]) : (Int(img1[k + c]) * alpha1 + 127) / 255
+                            let v2 = c == 3 || opaque ? Int(img2[k + c]) : (Int(img2[k + c]) * alpha2 + 127) / 255
+                            let d = abs(v1 - v2)
                             pixelMax = max(pixelMax, d)
                             absSum += d
                             if c < 3 || withAlpha { sqSum += d * d }
                         }
-                        guard pixelMax > 0 else { continue }
+                        // The perceptual rule blends straight colour itself (pixelmatch's
+                        // semantics), so any stored difference goes on to it.
+                        guard pixelMax > 0 || (perceptual && memcmp(img1 + k, img2 + k, 4) != 0) else { continue }
                         maxDiff = max(maxDiff, pixelMax)
                         var differs: Bool
                         switch comparison.rule {

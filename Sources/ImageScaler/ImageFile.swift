@@ -38,7 +38,11 @@ public enum ImageFile {
             guard ImageFormat.sniff(head) != nil else { throw DecodeError.unknownFormat }
             if let size {
                 if size > limit { throw FileError.tooLarge(limit: limit) }
-                return try readAll(fd, sizeHint: size, limit: limit)
+                // The file is read again from its start: one rewritten since the peek
+                // (an upload replaced, `rsync --inplace`) must still carry a signature.
+                let bytes = try readAll(fd, sizeHint: size, limit: limit)
+                guard ImageFormat.sniff(bytes) != nil else { throw DecodeError.unknownFormat }
+                return bytes
             }
             return try readAll(fd, sizeHint: 0, limit: limit, prefix: head)
         }

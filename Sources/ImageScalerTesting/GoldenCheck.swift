@@ -47,7 +47,7 @@ public enum GoldenCheck: Equatable, Sendable {
         if sameSize && limits.matches(d) { return .matched }
         let failures = dir + "/__Failures__"
         var message = sameSize ? "\(d.differingPixels) pixels differ (max difference \(d.maxDifference), PSNR "
-            + (d.psnr.isInfinite ? "inf" : "\(Int(d.psnr * 100) / 100)") + " dB)" : "size \(image.size) vs golden \(expected.size)"
+            + (d.psnr.isInfinite ? "inf" : GoldenCheck.twoDecimals(d.psnr)) + " dB)" : "size \(image.size) vs golden \(expected.size)"
         do {
             try ImageFile.makeDirectory(failures)
             try ImageFile.write(try ImageCodec.encode(image, as: .png), to: failures + "/\(name).png")
@@ -63,5 +63,11 @@ public enum GoldenCheck: Equatable, Sendable {
     static func goldensDirectory(beside file: String) -> String {
         let dir = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? "."
         return dir + "/__Goldens__"
+    }
+
+    /// PSNR as the CLI prints it: rounded to two decimals, never truncated.
+    static func twoDecimals(_ v: Double) -> String {
+        let n = Int((v * 100).rounded())
+        return "\(n / 100)." + (n % 100 < 10 ? "0" : "") + "\(n % 100)"
     }
 }

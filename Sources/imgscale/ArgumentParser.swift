@@ -92,8 +92,9 @@ struct OptionSpec: Sendable {
 }
 
 /// A usage error: what is wrong, shown before the command's usage line; exit status 2.
-struct UsageError: Error {
+struct UsageError: Error, CustomStringConvertible {
     let message: String
+    var description: String { message }
 }
 
 /// The result of parsing: checked option values by long name (repeatable options keep

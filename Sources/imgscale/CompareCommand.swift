@@ -51,7 +51,8 @@ struct CompareCommand {
             guard let v = Double(number), v >= 0, v.isFinite, percent || v == v.rounded() else {
                 throw UsageError(message: "--max-pixels-differ must be a count or a percentage like 0.1%, not '\(text)'")
             }
-            limits.allowed = percent ? .percent(v) : .pixels(Int(v))
+            // A count past any image's pixels allows them all; Int(v) would trap at 2^63.
+            limits.allowed = percent ? .percent(v) : .pixels(v < 0x1p62 ? Int(v) : Int.max)
         }
         var decode = DecodeOptions()
         decode.maxMemory = Commands.maxMemory(args)
@@ -71,6 +72,7 @@ struct CompareCommand {
         for option in ["diff", "junit", "html"] {
             if let path = args.value(option) {
                 try BatchPlanner.checkSideOutput(path, option: option, inputs: [expected, actual], outputs: [])
+                try CompareCommand.checkOutside(path, option: option, of: [expected, actual], directories: dirs.0 && dirs.1)
             }
         }
         switch dirs {
@@ -80,11 +82,40 @@ struct CompareCommand {
         }
     }
 
-    /// One pair: a line (or JSON), the diff when they differ, an update when asked.
+    /// A side output inside a compared directory would be compared (or reported as
+    /// extra) on the next run, and one that is a compared file would overwrite it.
+    static func checkOutside(_ path: String, option: String, of compared: [String], directories: Bool) throws {
+        guard path != "-" else { return }
+        let side = PathIdentity(path: path).canonical
+        for c in compared {
+            if directories {
+                let dir = PathIdentity.canonicalDirectory(c)
+                if side == dir || side.hasPrefix(dir == "/" ? "/" : dir + "/") {
+                    throw UsageError(message: "--\(option) '\(FileName.display(path))' lies inside the compared directory '\(FileName.display(c))'; write it elsewhere")
+                }
+            } else if side == PathIdentity(path: c).canonical {
+                throw UsageError(message: "--\(option) '\(FileName.display(path))' is the compared file '\(FileName.display(c))'; write it elsewhere")
+            }
+        }
+    }
+
+    /// One pair: a line (or JSON), the diff when they differ, an update when asked. A
+    /// golden not there yet is "extra", as in directory mode: exit 1, or recorded by
+    /// `--update missing`.
     private func runPair(_ expected: String, _ actual: String) -> Int32 {
-        var outcome = compare(name: ImageFile.split(actual).name, expected: expected, actual: actual, diff: args.value("diff"))
+        let name = ImageFile.split(actual).name
+        var outcome: Outcome
+        var st = stat()
+        if FileName.withCString(expected, { lstat($0, &st) }) != 0 && errno == ENOENT,
+           FileName.withCString(actual, { stat($0, &st) }) == 0 {
+            outcome = Outcome(name: name, expected: expected, actual: actual, status: .extra,
+                              line: "extra: \(FileName.display(actual)) (no golden at \(FileName.display(expected)))",
+                              json: listingJSON(name, expected, actual, "extra"))
+        } else {
+            outcome = compare(name: name, expected: expected, actual: actual, diff: args.value("diff"))
+        }
         if let mode = args.value("update"), shouldUpdate(outcome.status, mode: mode) {
-            outcome = update(outcome)
+            outcome = update(outcome, within: nil)
         }
         if outcome.status == .error {
             if json { Console.out(outcome.json) } else { Console.err("imgscale: " + outcome.line) }
@@ -132,7 +163,7 @@ struct CompareCommand {
         }
         var outcomes = results.withLock { $0 }.map { $0! }
         if let mode = args.value("update") {
-            outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0) : $0 }
+            outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0, within: actualDir) : $0 }
         }
         var counts: [Outcome.Status: Int] = [:]
         for o in outcomes {
@@ -171,6 +202,14 @@ struct CompareCommand {
                 j.add("error", reason)
                 return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
             }
+        }
+        if let mask = comparison.mask, mask.size != images[0].size || mask.size != images[1].size {
+            // Ignoring it would compare pixels the user meant to leave out.
+            let reason = "--mask \(FileName.display(args.value("mask") ?? "")) is \(mask.size), but the images are \(images[0].size) and \(images[1].size)"
+            var j = pairJSON(name, expected, actual)
+            j.add("result", "error")
+            j.add("error", reason)
+            return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
         }
         var (e, a) = (images[0], images[1])
         let sameSize = e.size == a.size
@@ -241,7 +280,7 @@ struct CompareCommand {
                 var options = EncodeOptions()
                 options.compression = 1
                 for (suffix, image) in [("expected", images[0]), ("actual", images[1])] {
-                    try ImageFile.makeDirectory(join(html, "files"))
+                    try ImageFile.makeDirectory(ImageFile.split(join(html, stem)).dir)
                     try ImageFile.write(try ImageCodec.encode(image, as: .png, options: options), to: join(html, "\(stem).\(suffix).png"))
                 }
                 try writeDiff(e, a, d, to: join(html, "\(stem).diff.png"))
@@ -272,12 +311,23 @@ struct CompareCommand {
         }
     }
 
-    /// Copies the actual file over (or into) the golden, and says so.
-    private func update(_ outcome: Outcome) -> Outcome {
+    /// Copies the actual file over (or into) the golden, and says so. Only an image is
+    /// copied, and in directory mode only one inside ACTUAL once symlinks are resolved:
+    /// `act/passwd.png -> /etc/passwd` must not become a golden.
+    private func update(_ outcome: Outcome, within actualDir: String?) -> Outcome {
         var o = outcome
         do {
+            if let actualDir {
+                let dir = PathIdentity.canonicalDirectory(actualDir)
+                let real = PathIdentity.canonicalDirectory(o.actual)
+                guard real.hasPrefix(dir == "/" ? "/" : dir + "/") else {
+                    throw UsageError(message: "it resolves to \(FileName.display(real)), outside \(FileName.display(actualDir))")
+                }
+            }
+            let bytes = try ImageFile.readImage(o.actual, limit: decode.maxMemory)
+            _ = try ImageCodec.decode(bytes, options: decode)
             if let slash = o.expected.lastIndex(of: "/") { try ImageFile.makeDirectory(String(o.expected[..<slash])) }
-            try ImageFile.write(try ImageFile.read(o.actual, limit: decode.maxMemory), to: o.expected)
+            try ImageFile.write(bytes, to: o.expected)
             Console.err("imgscale: updated \(FileName.display(o.expected)) from \(FileName.display(o.actual)) (was \(o.status.rawValue))")
             o.status = .match
         } catch {
@@ -392,10 +442,24 @@ struct CompareCommand {
         }
     }
 
-    /// A file name for a pair's report copies: its path with anything but letters,
-    /// digits, dots and dashes made '_'.
+    /// The path of a pair's report copies: its relative path mirrored, one directory a
+    /// component, each byte but ASCII letters, digits, '.' and '-' written `_XX` (and
+    /// '_' itself `__`), so distinct names never share pictures (`a b.png` is
+    /// `a_20b.png`, `a_b.png` is `a__b.png`) and every name is safe in a URL.
     static func reportName(_ name: String) -> String {
-        String(FileName.display(name).map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+        name.split(separator: "/", omittingEmptySubsequences: true).map { part -> String in
+            var out = ""
+            for b in FileName.bytes(String(part)) {
+                switch b {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                    out.unicodeScalars.append(Unicode.Scalar(b))
+                case UInt8(ascii: "_"): out += "__"
+                default: out += "_" + (b < 16 ? "0" : "") + String(b, radix: 16)
+                }
+            }
+            return out
+        }.joined(separator: "/")
     }
 
     static func xml(_ s: String) -> String {
@@ -407,6 +471,9 @@ struct CompareCommand {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case _ where c.value < 0x20 && c != "\t": out += " "
+            // Not characters XML may hold, even as references.
+            case "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
+            case _ where FileName.reordersText(c): out += "\\u{\(String(c.value, radix: 16))}"
             default: out.unicodeScalars.append(c)
             }
         }
@@ -424,10 +491,15 @@ struct CompareCommand {
 
     /// Relative paths of the regular image files under `dir` (by extension), recursively,
     /// sorted; hidden entries are skipped.
+    /// A directory reached twice (a symlink loop, two links to one tree) is walked once.
     static func images(under dir: String) -> [String] {
         var found: [String] = []
+        var visited = Set<[UInt64]>()
         func walk(_ relative: String) {
             let path = relative.isEmpty ? dir : dir + "/" + relative
+            var here = stat()
+            guard FileName.withCString(path, { stat($0, &here) }) == 0,
+                  visited.insert([UInt64(here.st_dev), UInt64(here.st_ino)]).inserted else { return }
             guard let d = FileName.withCString(path, { opendir($0) }) else { return }
             defer { closedir(d) }
             while let e = readdir(d) {

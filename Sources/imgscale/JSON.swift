@@ -46,7 +46,7 @@ struct JSON {
             case _ where FileName.escapedByte(u) != nil:
                 // A file name's byte that is not UTF-8 (see `add(path:_:)`).
                 out += "\u{FFFD}"
-            case _ where u.value < 0x20:
+            case _ where u.value < 0x20 || FileName.reordersText(u) || u.value == 0xFFFE || u.value == 0xFFFF:
                 let hex = String(u.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(u)
