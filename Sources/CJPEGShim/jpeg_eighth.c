@@ -140,7 +140,7 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
     const cjpeg_eighth_layout *L = d->layout;
     const uint8_t *s = L->scan;
     size_t n = L->scan_size;
-    reader r = {cur->bits, cur->count, cur->pos, cur->data_bytes};
+    reader r = {.bits = cur->bits, .count = cur->count, .pos = cur->pos, .data = cur->data_bytes};
     uint32_t restarts_left = cur->restarts_left;
     int next_marker = cur->next_marker;
     long done = 0;
@@ -188,11 +188,13 @@ long cjpeg_eighth_decode(const cjpeg_eighth *d, cjpeg_eighth_cursor *cur, long c
         }
         if (L->restart_interval) restarts_left--;
         if (ends) {
-            cjpeg_eighth_cursor a = {r.pos, r.bits, r.count, r.data, restarts_left, next_marker};
+            cjpeg_eighth_cursor a = {.pos = r.pos, .bits = r.bits, .count = r.count, .data_bytes = r.data,
+                                     .restarts_left = restarts_left, .next_marker = next_marker};
             ends[(first + (uint64_t)done) % CJPEG_EIGHTH_ENDS] = a;
         }
     }
-    cjpeg_eighth_cursor c = {r.pos, r.bits, r.count, r.data, restarts_left, next_marker};
+    cjpeg_eighth_cursor c = {.pos = r.pos, .bits = r.bits, .count = r.count, .data_bytes = r.data,
+                             .restarts_left = restarts_left, .next_marker = next_marker};
     *cur = c;
     return done;
 }
@@ -238,9 +240,9 @@ static void make_ycc(void) {
     }
 }
 
-void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t first_mcu,
-                       int32_t *predictors, uint32_t x0, uint32_t width,
-                       uint8_t *out, size_t stride, uint32_t rows) {
+int cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t first_mcu,
+                      int32_t *predictors, uint32_t x0, uint32_t width,
+                      uint8_t *out, size_t stride, uint32_t rows) {
     const cjpeg_eighth_layout *L = d->layout;
     pthread_once(&ycc_once, make_ycc);
     /* One MCU row of each component's samples, replicated to the pixel grid later. */
@@ -253,7 +255,7 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
         total += (size_t)pw[c] * L->comp[c].v * L->comp[c].scaled;
     }
     uint8_t *buffer = malloc(total ? total : 1);
-    if (!buffer) return;
+    if (!buffer) return -1;
     total = 0;
     for (int c = 0; c < L->components; c++) {
         plane[c] = buffer + total;
@@ -302,10 +304,14 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
     /* Components sampled coarser than the pixels are replicated, as libjpeg's plain
        upsampling does at 1/8 (its fancy upsampling needs a larger scale). */
     uint8_t *wide[3] = {NULL, NULL, NULL};
+    int status = 0;
     for (int c = 0; c < L->components; c++) {
         if (L->max_h / (L->comp[c].h * L->comp[c].scaled) > 1) {
             wide[c] = malloc(width ? width : 1);
-            if (!wide[c]) rows = 0;
+            if (!wide[c]) {
+                rows = 0;
+                status = -1;
+            }
         }
     }
     for (uint32_t y = 0; y < rows; y++) {
@@ -344,6 +350,7 @@ void cjpeg_eighth_rows(const cjpeg_eighth *d, const int32_t *records, uint64_t f
     }
     for (int c = 0; c < 3; c++) free(wide[c]);
     free(buffer);
+    return status;
 }
 
 void cjpeg_eighth_carry(const cjpeg_eighth *d, const int32_t *records, uint64_t first_mcu, uint64_t mcus,

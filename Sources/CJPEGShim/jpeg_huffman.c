@@ -22,7 +22,9 @@ int cjpeg_huff_make_table(table *t, const uint8_t bits[17], const uint8_t values
             lengths[k] = (uint8_t)l;
             codes[k++] = (uint16_t)code++;
         }
-        if (code > (1u << l)) return 0;
+        /* As libjpeg's jdhuff.c: a length's codes may not reach all ones (a code of
+           all 1 bits is reserved), so `code` must stay below 2^l. */
+        if (code >= (1u << l)) return 0;
         code <<= 1;
     }
     k = 0;

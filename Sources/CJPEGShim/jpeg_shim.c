@@ -301,8 +301,9 @@ int cjpeg_reader_crop(cjpeg_reader *r, uint32_t crop_x, uint32_t crop_width,
         return -1;
     }
     output->x_offset = 0;
-    if (crop_width > 0 && crop_x + crop_width <= r->cinfo.output_width &&
-        crop_width < r->cinfo.output_width) {
+    /* Written so that no sum can wrap in 32 bits. */
+    if (crop_width > 0 && crop_width < r->cinfo.output_width &&
+        crop_x <= r->cinfo.output_width - crop_width) {
         JDIMENSION x = crop_x, w = crop_width;
         jpeg_crop_scanline(&r->cinfo, &x, &w);
         output->x_offset = x;

@@ -213,11 +213,12 @@ public enum JPEGCodec {
                     var chunk: [UInt8]
                     if row < split {
                         chunk = PixelBuffer.samples(count: stride * count)
-                        chunk.withUnsafeMutableBufferPointer {
-                            eighth.rows(firstRow + row ..< firstRow + row + count, x: x, width: width, state: &state, into: $0.baseAddress!)
+                        try chunk.withUnsafeMutableBufferPointer {
+                            try eighth.rows(firstRow + row ..< firstRow + row + count, x: x, width: width, state: &state, into: $0.baseAddress!)
                         }
                     } else {
                         lower!.wait()
+                        if let failure = lower!.failure { throw failure }
                         chunk = Array(lower!.pixels[(row - split) * stride ..< (row - split + count) * stride])
                     }
                     try chunk.withUnsafeBufferPointer {

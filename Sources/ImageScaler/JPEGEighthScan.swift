@@ -169,7 +169,7 @@ final class JPEGEighthScan: @unchecked Sendable {
     /// Gray or RGB rows `firstRow ..< firstRow + count` of the 1/8 image, columns
     /// `x ..< x + width`, into `out` (rows of `width * channels` bytes). Rows must be
     /// asked for top to bottom; `state` carries the DC predictors between calls.
-    func rows(_ rows: Range<Int>, x: Int, width: Int, state: inout RowState, into out: UnsafeMutablePointer<UInt8>) {
+    func rows(_ rows: Range<Int>, x: Int, width: Int, state: inout RowState, into out: UnsafeMutablePointer<UInt8>) throws {
         let l = layout.pointee
         let bandRows = Int(l.max_v), stride = width * channels
         var y = rows.lowerBound
@@ -186,12 +186,14 @@ final class JPEGEighthScan: @unchecked Sendable {
                 state.band = band
                 let count = min(bandRows, height - band * bandRows)
                 if state.pixels.count < bandRows * stride { state.pixels = [UInt8](repeating: 0, count: bandRows * stride) }
-                withBand(band) { r in
+                let status = withBand(band) { r in
                     state.pixels.withUnsafeMutableBufferPointer { p in
                         cjpeg_eighth_rows(decoder, r, UInt64(band * Int(l.mcus_per_row)), &state.predictors, UInt32(x), UInt32(width),
                                           p.baseAddress, stride, UInt32(count))
                     }
                 }
+                // Stale rows from the band before must never pass for this one's.
+                guard status == 0 else { throw DecodeError.outOfMemory(Int(l.mcus_per_row) * bandRows * 4) }
             }
             let inBand = y - band * bandRows
             let take = min(bandRows - inBand, rows.upperBound - y)
@@ -242,7 +244,11 @@ final class JPEGEighthScan: @unchecked Sendable {
         let lower = LowerRows(count: rows.count * width * channels)
         lower.work = thread.start { [self] in
             var state = state
-            lower.pixels.withUnsafeMutableBufferPointer { self.rows(rows, x: x, width: width, state: &state, into: $0.baseAddress!) }
+            do {
+                try lower.pixels.withUnsafeMutableBufferPointer { try self.rows(rows, x: x, width: width, state: &state, into: $0.baseAddress!) }
+            } catch {
+                lower.failure = error
+            }
         }
         return lower
     }
@@ -250,6 +256,8 @@ final class JPEGEighthScan: @unchecked Sendable {
     /// Rows made on another thread; `wait` before reading `pixels`.
     final class LowerRows: @unchecked Sendable {
         var pixels: [UInt8]
+        /// Why `pixels` are not all made; read after `wait`.
+        var failure: Error?
         fileprivate var work: DispatchWorkItem?
 
         fileprivate init(count: Int) {

@@ -19,8 +19,8 @@ final class JPEGEighthScanTests: XCTestCase {
                   let scan = JPEGEighthScan.make(layout, budget: .max, thread: thread, splitFrom: splitFrom, splitSize: 0) else { return nil }
             var pixels = [UInt8](repeating: 0, count: scan.width * scan.height * scan.channels)
             var state = JPEGEighthScan.RowState()
-            pixels.withUnsafeMutableBufferPointer {
-                scan.rows(0..<scan.height, x: 0, width: scan.width, state: &state, into: $0.baseAddress!)
+            try pixels.withUnsafeMutableBufferPointer {
+                try scan.rows(0..<scan.height, x: 0, width: scan.width, state: &state, into: $0.baseAddress!)
             }
             return (PixelBuffer(width: scan.width, height: scan.height, channels: scan.channels, pixels: pixels), scan.met)
         }

@@ -91,10 +91,11 @@ int cjpeg_eighth_at_end(const cjpeg_eighth *decoder, const cjpeg_eighth_cursor *
 /* Pixels of MCU row `row` from its records: max_v rows of out_width (columns x0 to
    x0 + width) gray or RGB samples. `predictors` (one per component) carry the DC
    values from the row before; `first_mcu` is the row's first MCU's index, for the
-   restarts. */
-void cjpeg_eighth_rows(const cjpeg_eighth *decoder, const int32_t *records, uint64_t first_mcu,
-                       int32_t *predictors, uint32_t x0, uint32_t width,
-                       uint8_t *out, size_t stride, uint32_t rows);
+   restarts. Returns 0, or -1 when its planes could not be allocated (`out` is then
+   not filled). */
+int cjpeg_eighth_rows(const cjpeg_eighth *decoder, const int32_t *records, uint64_t first_mcu,
+                      int32_t *predictors, uint32_t x0, uint32_t width,
+                      uint8_t *out, size_t stride, uint32_t rows);
 
 /* The predictors after `mcus` MCUs from `first_mcu` (records of those), as
    cjpeg_eighth_rows carries them, without making pixels. */
