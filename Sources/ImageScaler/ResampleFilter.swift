@@ -47,7 +47,9 @@ public enum ResampleFilter: String, Sendable, CaseIterable {
             if d == 0 { return 1 }
             if d >= 1 { return 0 }
             let p = d * Double.pi
-            return sin(p) / p * (0.54 + 0.46 * cos(p))
+            // Pillow writes 0.54f and 0.46f: float constants, widened to double. With
+            // double 0.54 and 0.46, about 0.1% of fixed-point weights differ by one.
+            return sin(p) / p * (Double(Float(0.54)) + Double(Float(0.46)) * cos(p))
         case .bicubic:
             let a = -0.5, d = abs(x)
             if d < 1 { return ((a + 2) * d - (a + 3)) * d * d + 1 }

@@ -74,7 +74,9 @@ final class RowResampler {
         horizontal = needH ? ResampleWeights(inSize: source.width, offset: region.x, start: rect.x, length: rect.width,
                                              outSize: target.width, filter: filter) : nil
         packed = horizontal.flatMap { Resampler.packWeights($0, channels: channels) }
-        premultiplies = (channels == 2 || channels == 4) && filter.premultiplies
+        // A resample that changes nothing is a copy, as Pillow's resize to its own size:
+        // premultiplying there and back would move colour under low alpha.
+        premultiplies = (channels == 2 || channels == 4) && filter.premultiplies && (needH || needV)
         let band = band ?? 0..<target.height
         precondition(band.lowerBound >= 0 && band.upperBound <= target.height && !band.isEmpty, "band outside the output")
         outputRows = band

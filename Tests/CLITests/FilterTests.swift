@@ -62,4 +62,21 @@ final class FilterTests: XCTestCase {
         XCTAssertEqual(CLI.run(["convert", photos + "/phone-3264x2448.jpg", "-o", dir + "/phone.png"]).status, 0)
         try check(dir + "/phone.png", Size(width: 256, height: 256))
     }
+
+    /// A fit or fill that changes nothing returns the pixels as stored, as Pillow's resize
+    /// to the image's own size does: colour under alpha 1 is not premultiplied and back.
+    func testAResizeToItsOwnSizeIsACopy() throws {
+        let dir = CLI.tempDir()
+        var pixels: [UInt8] = []
+        for i in 0..<(37 * 23) { pixels += [UInt8(i % 251), UInt8(i * 7 % 256), UInt8(i * 13 % 256), [1, 3, 77, 200, 255][i % 5]] }
+        let source = PixelBuffer(width: 37, height: 23, channels: 4, pixels: pixels)
+        try ImageFile.write(try ImageCodec.encode(source, as: .png), to: dir + "/low-alpha.png")
+        for args in [["fit", "--size", "37x23"], ["fit", "--size", "37x100"], ["fill", "--size", "37x23"]] {
+            for filter in ResampleFilter.allCases {
+                let r = CLI.run(args + ["--filter", filter.rawValue, dir + "/low-alpha.png", "-o", dir + "/out.png"])
+                XCTAssertEqual(r.status, 0, r.stderr)
+                XCTAssertEqual(try ImageCodec.decode(try ImageFile.read(dir + "/out.png")).0.pixels, pixels, "\(args) \(filter)")
+            }
+        }
+    }
 }
