@@ -14,6 +14,9 @@ typedef struct {
     char warning[128];
     char first_warning[128];
     int warnings;
+    /* libpng's first complaint about the iCCP profile: advice about the profile (libpng
+       keeps it, or drops it alone), not damage to the image, so not counted above. */
+    char profile_warning[160];
     int truncated;
 } shim_error;
 
@@ -49,6 +52,10 @@ static void shim_error_fn(png_structp png, png_const_charp message) {
    to explain an error that follows it. */
 static void shim_warning_fn(png_structp png, png_const_charp message) {
     shim_error *e = (shim_error *)png_get_error_ptr(png);
+    if (message && strncmp(message, "iCCP: ", 6) == 0) {
+        if (!e->profile_warning[0]) snprintf(e->profile_warning, sizeof e->profile_warning, "%s", message + 6);
+        return;
+    }
     snprintf(e->warning, sizeof e->warning, "%s", message ? message : "");
     if (e->warnings++ == 0) {
         snprintf(e->first_warning, sizeof e->first_warning, "%s", message ? message : "");
@@ -135,6 +142,9 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, int tolerate_crc
         return NULL;
     }
     png_set_read_fn(r->png, r, shim_read_fn);
+    /* libpng flags the HP/Microsoft sRGB profile that countless cameras and Photoshop
+       embed as "known incorrect": advice about the profile, not damage to the image. */
+    png_set_option(r->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
     if (tolerate_crc) {
         /* Damage is to be decoded through: bad CRCs warn and the data is used. */
         png_set_crc_action(r->png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
@@ -268,6 +278,12 @@ int cpng_reader_finish(cpng_reader *r, char *err, size_t err_size) {
     return 0;
 }
 
+int cpng_reader_profile_warning(const cpng_reader *r, char *message, size_t message_size) {
+    if (!r->error.profile_warning[0]) return 0;
+    copy_message(message, message_size, r->error.profile_warning);
+    return 1;
+}
+
 int cpng_reader_warnings(const cpng_reader *r, char *first, size_t first_size) {
     if (r->error.warnings) {
         copy_message(first, first_size, r->error.first_warning);
@@ -366,6 +382,11 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         return NULL;
     }
     png_set_write_fn(w->png, &w->sink, shim_write_fn, shim_flush_fn);
+    png_set_option(w->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+    /* libpng's complaints about a profile ("PCS illuminant is not D50" for ProPhoto)
+       are warnings, as when it reads one; a profile it still refuses is not set, and
+       cpng_icc_refusal has already told the caller so. */
+    png_set_benign_errors(w->png, 1);
     /* libpng refuses to write more than 1,000,000 rows or columns by default, a limit
        of its own, not of PNG: lifted to the format's 2^31 - 1. */
     png_set_user_limits(w->png, 0x7fffffff, 0x7fffffff);
@@ -449,6 +470,34 @@ void cpng_writer_close(cpng_writer *w) {
     if (w) {
         writer_destroy(w);
     }
+}
+
+int cpng_icc_refusal(const uint8_t *icc, uint32_t length, int channels, char *why, size_t why_size) {
+    shim_error e;
+    memset(&e, 0, sizeof e);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, shim_error_fn, shim_warning_fn);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        copy_message(why, why_size, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        copy_message(why, why_size, e.message);
+        png_destroy_write_struct(&png, &info);
+        return 1;
+    }
+    png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+    /* Its complaints about the profile become warnings, and a refused profile is
+       simply not set: what the writer would do with it, asked without an image. */
+    png_set_benign_errors(png, 1);
+    png_set_IHDR(png, info, 1, 1, 8, channels <= 2 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, length);
+    int refused = !png_get_valid(png, info, PNG_INFO_iCCP);
+    if (refused) copy_message(why, why_size, e.warning[0] ? e.warning : "refused by libpng");
+    png_destroy_write_struct(&png, &info);
+    return refused;
 }
 
 void cpng_free(void *p) {

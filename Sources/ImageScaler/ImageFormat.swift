@@ -143,6 +143,23 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The metadata of `options` this format can carry for an image of `channels`
+    /// channels, and a warning for each block left out (never a failed output).
+    func carriable(_ options: EncodeOptions, channels: Int) -> (EncodeOptions, [String]) {
+        var o = options, warnings: [String] = []
+        if let icc = o.iccProfile, let problem = ICCProfile.malformation(icc) {
+            o.iccProfile = nil
+            warnings.append("malformed ICC profile not carried: \(problem)")
+        }
+        let more: [String]
+        switch self {
+        case .png: (o, more) = PNGEncoder.carriable(o, channels: channels)
+        case .jpeg: (o, more) = JPEGEncoder.carriable(o)
+        default: more = []
+        }
+        return (o, warnings + more)
+    }
+
     /// A whole image in this format (palette images where the format and options want them).
     func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
         switch self {

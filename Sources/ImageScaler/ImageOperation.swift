@@ -84,7 +84,10 @@ public enum ImageOperation: Sendable {
         try MemoryBudget.check(RenderPlan.memory(of: plans, dataBytes: data.count), budget: decode.maxMemory)
         let executor = RenderExecutor(decoder: decoder, plans: plans, options: decode, threads: settings.threads,
                                       splitRegions: settings.splitRegions)
-        return try executor.render(zip(plans, outputs).map { plan, output in
+        // What an output format could not carry; the encodings may be asked for on
+        // several threads.
+        let dropped = Locked<[String]>([])
+        let results = try executor.render(zip(plans, outputs).map { plan, output in
             var options = encode
             if settings.keepMetadata {
                 options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
@@ -97,9 +100,18 @@ public enum ImageOperation: Sendable {
                 if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
                     o.iccProfile = icc
                 }
-                return o
+                let (kept, warnings) = output.format.carriable(o, channels: channels)
+                dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
+                return kept
             }
         })
+        let warnings = dropped.withLock { $0 }
+        guard !warnings.isEmpty else { return results }
+        return results.map { r in
+            var info = r.info
+            info.warnings += warnings.filter { !info.warnings.contains($0) }
+            return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale)
+        }
     }
 
     /// `render` off the caller's thread: the work runs on a Dispatch worker, so a server's

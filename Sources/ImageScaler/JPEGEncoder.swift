@@ -38,6 +38,25 @@ final class JPEGEncoder: RowEncoder {
 
     deinit { cjpeg_writer_close(writer) }
 
+    /// `options` without the blocks JPEG cannot hold, with a warning for each: a
+    /// segment carries at most 65533 bytes, and an ICC profile may span 255 of them.
+    static func carriable(_ options: EncodeOptions) -> (EncodeOptions, [String]) {
+        var o = options, warnings: [String] = []
+        if let icc = o.iccProfile, icc.count > 255 * (65533 - 14) {
+            o.iccProfile = nil
+            warnings.append("ICC profile not carried into the JPEG: its \(icc.count) bytes need more than 255 APP2 segments")
+        }
+        if let exif = o.exif, exif.count > 65533 - 6 {
+            o.exif = nil
+            warnings.append("EXIF not carried into the JPEG: its \(exif.count) bytes exceed one 64 KB APP1 segment")
+        }
+        if let xmp = o.xmp, xmp.count > 65533 - 29 {
+            o.xmp = nil
+            warnings.append("XMP not carried into the JPEG: its \(xmp.count) bytes exceed one 64 KB APP1 segment (extended XMP is not written)")
+        }
+        return (o, warnings)
+    }
+
     func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
         var message = ShimMessage()
         if outChannels == channels {

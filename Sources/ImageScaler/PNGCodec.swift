@@ -235,8 +235,14 @@ public enum PNGCodec {
         return DecodeError.png("damaged image data")
     }
 
-    /// libpng's warnings fail the decode under `FailOn.warning`, else are reported.
+    /// libpng's warnings fail the decode under `FailOn.warning`, else are reported;
+    /// its remarks on the ICC profile are only reported.
     private static func checkWarnings(_ reader: OpaquePointer, _ options: DecodeOptions, _ info: inout ImageInfo) throws {
+        var remark = ShimMessage()
+        if remark.with({ cpng_reader_profile_warning(reader, $0, $1) }) != 0 {
+            let line = "ICC profile: libpng says \(remark.text)" + (info.iccProfile == nil ? "; not used" : "; kept")
+            if !info.warnings.contains(line) { info.warnings.append(line) }
+        }
         var first = ShimMessage()
         let count = first.with { cpng_reader_warnings(reader, $0, $1) }
         guard count > 0 else { return }

@@ -48,6 +48,20 @@ final class PNGEncoder: RowEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
+    /// `options` without what libpng would refuse to write (an ICC profile it finds
+    /// inconsistent, such as a PCS illuminant other than D50), with a warning for it.
+    static func carriable(_ options: EncodeOptions, channels: Int) -> (EncodeOptions, [String]) {
+        guard let icc = options.iccProfile else { return (options, []) }
+        var why = ShimMessage()
+        let refused = icc.withUnsafeBufferPointer { i in
+            why.with { cpng_icc_refusal(i.baseAddress, UInt32(i.count), Int32(channels), $0, $1) }
+        }
+        guard refused != 0 else { return (options, []) }
+        var o = options
+        o.iccProfile = nil
+        return (o, ["ICC profile not carried into the PNG: libpng refuses it (\(why.text))"])
+    }
+
     /// A whole buffer. With `options.palette`, an image of at most 256 colours is
     /// written as an 8-bit palette image (tRNS carrying any alpha).
     static func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {

@@ -3,13 +3,17 @@ import Foundation
 
 /// The promises of issue 29 on crafted files, through the CLI: each test makes its own
 /// input (Python here, nothing large committed) and runs `imgscale` as a user would.
-final class DecoderPromiseTests: XCTestCase {
-    /// Runs a Python script in `dir` (python3 with Pillow), skipping when it is missing.
-    func python(_ script: String, in dir: String) throws {
+extension XCTestCase {
+    /// Runs a Python script in `dir` (python3 with Pillow) that crafts a test's inputs,
+    /// skipping when Pillow is missing.
+    func python(_ script: String, in dir: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let r = CLI.sh("python3 - <<'PY'\nimport os\nos.chdir('\(dir)')\n\(script)\nPY")
         if r.stderr.contains("No module named") { throw XCTSkip("SKIPPED: python3 with Pillow is not available: \(r.stderr)") }
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
     }
+}
+
+final class DecoderPromiseTests: XCTestCase {
 
     /// A Huffman table whose codes reach all ones (libjpeg's jdhuff.c refuses it) is
     /// refused with libjpeg's words by both of imgscale's JPEG decoders, at every scale.
@@ -43,5 +47,80 @@ final class DecoderPromiseTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.png"))
         }
         XCTAssertEqual(CLI.run(["fit", "--size", "8x8", dir + "/n.jpg", "-o", dir + "/ok.png"]).status, 0)
+    }
+}
+
+/// ICC profiles libpng complains about are carried, or dropped with one warning line;
+/// never a failed output, and a malformed one is treated alike by every format.
+final class ProfilePromiseTests: XCTestCase {
+    func profile(_ path: String) throws -> [UInt8] {
+        let r = CLI.sh("python3 -c \"import sys; from PIL import Image; sys.stdout.buffer.write(Image.open('\(path)').info.get('icc_profile') or b'')\" | od -An -v -tu1")
+        return r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt8($0) }
+    }
+
+    func testProfilesLibpngComplainsAboutNeverFailAnOutput() throws {
+        let dir = CLI.tempDir()
+        try python("""
+        from PIL import Image, ImageCms
+        srgb = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile('sRGB')).tobytes())
+        def save(name, icc):
+            for ext in ('jpg', 'png'):
+                Image.new('RGB', (16, 16), (10, 20, 30)).save('%s.%s' % (name, ext), icc_profile=bytes(icc))
+        notd50 = bytearray(srgb)
+        notd50[68:80] = bytes.fromhex('0000f35100010000000116cc')   # D65 as the PCS illuminant, as some ProPhoto files
+        save('notd50', notd50)
+        intent = bytearray(srgb)
+        intent[64:68] = (0x10000).to_bytes(4, 'big')               # a rendering intent libpng refuses
+        save('intent', intent)
+        short = bytearray(srgb)
+        short[0:4] = (len(srgb) + 100).to_bytes(4, 'big')          # a header claiming more than it holds
+        save('malformed', short)
+        """, in: dir)
+        for input in ["notd50.jpg", "notd50.png"] {
+            for ext in ["png", "jpg", "webp"] {
+                let r = CLI.run(["convert", dir + "/" + input, "-o", dir + "/out." + ext])
+                XCTAssertEqual(r.status, 0, "\(input) -> \(ext): \(r.stderr)")
+                XCTAssertEqual(try profile(dir + "/out." + ext), try profile(dir + "/" + input), "\(input) -> \(ext)")
+            }
+        }
+        let png = CLI.run(["convert", dir + "/intent.jpg", "-o", dir + "/intent.png"])
+        XCTAssertEqual(png.status, 0, png.stderr)
+        XCTAssertEqual(png.stderr.split(separator: "\n").count, 1, png.stderr)
+        XCTAssertTrue(png.stderr.contains("warning: ICC profile not carried into the PNG: libpng refuses it"), png.stderr)
+        XCTAssertTrue(png.stderr.contains("invalid rendering intent"), png.stderr)
+        XCTAssertEqual(try profile(dir + "/intent.png"), [])
+        XCTAssertEqual(CLI.run(["convert", dir + "/intent.jpg", "-o", dir + "/intent-out.jpg"]).status, 0)
+        XCTAssertEqual(try profile(dir + "/intent-out.jpg"), try profile(dir + "/intent.jpg"))
+        for ext in ["png", "jpg", "webp", "avif"] {
+            let r = CLI.run(["convert", dir + "/malformed.jpg", "-o", dir + "/m." + ext])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stderr.contains("warning: malformed ICC profile not carried: its header says"), "\(ext): \(r.stderr)")
+            XCTAssertEqual(try profile(dir + "/m." + ext), [], ext)
+        }
+    }
+
+    /// The HP/Microsoft sRGB profile (3144 bytes) in countless camera and Photoshop
+    /// files, which libpng calls "known incorrect": carried into every format, from a
+    /// JPEG and from a PNG, at the default --fail-on.
+    func testTheHPsRGBProfileIsCarried() throws {
+        let source = try CLI.sharedDir("tiff") + "/hopper.iccprofile.tif"
+        let dir = CLI.tempDir()
+        try python("""
+        from PIL import Image
+        icc = Image.open('\(source)').info['icc_profile']
+        assert len(icc) == 3144 and icc[48:52] == b'IEC '
+        for ext in ('jpg', 'png'):
+            Image.new('RGB', (16, 16), (10, 20, 30)).save('hp.' + ext, icc_profile=icc)
+        """, in: dir)
+        let expected = try profile(dir + "/hp.jpg")
+        XCTAssertEqual(expected.count, 3144)
+        for input in ["hp.jpg", "hp.png"] {
+            for ext in ["png", "jpg", "webp"] {
+                let r = CLI.run(["fill", "--size", "8x8", dir + "/" + input, "-o", dir + "/out." + ext])
+                XCTAssertEqual(r.status, 0, "\(input) -> \(ext): \(r.stderr)")
+                XCTAssertEqual(r.stderr, "", "\(input) -> \(ext)")
+                XCTAssertEqual(try profile(dir + "/out." + ext), expected, "\(input) -> \(ext)")
+            }
+        }
     }
 }

@@ -61,6 +61,10 @@ int cpng_reader_finish(cpng_reader *reader, char *err, size_t err_size);
 /* How many libpng warnings there were so far; the first one's message goes to first. */
 int cpng_reader_warnings(const cpng_reader *reader, char *first, size_t first_size);
 
+/* 1, with libpng's first complaint about the iCCP profile in `message`, when it had one
+   (not counted by cpng_reader_warnings: it concerns the profile, not the image). */
+int cpng_reader_profile_warning(const cpng_reader *reader, char *message, size_t message_size);
+
 void cpng_reader_close(cpng_reader *reader);
 
 /* Encodes 8-bit rows with 1-4 channels, top row first, into memory. After a successful
@@ -73,6 +77,11 @@ int cpng_writer_write_rows(cpng_writer *writer, const uint8_t *pixels, size_t st
                            char *err, size_t err_size);
 int cpng_writer_finish(cpng_writer *writer, uint8_t **out, size_t *out_size, char *err, size_t err_size);
 void cpng_writer_close(cpng_writer *writer);
+
+/* Whether libpng would refuse to write this ICC profile into a PNG of `channels`
+   channels (1: it would; its message goes to `why`), without writing anything; -1
+   when it could not be asked. */
+int cpng_icc_refusal(const uint8_t *icc, uint32_t length, int channels, char *why, size_t why_size);
 
 void cpng_free(void *p);
 
