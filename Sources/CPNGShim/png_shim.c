@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 /* Where libpng's error callback leaves its message before it longjmps back. libpng
    often warns with the specific reason ("Invalid bit depth in IHDR") just before a
@@ -32,6 +33,9 @@ struct cpng_reader {
     png_bytep *rows;
     uint8_t *xmp;
     uint32_t xmp_length;
+    uint8_t *raw_exif;
+    uint32_t raw_exif_length;
+    uint32_t apng_frames;
     int texts;
     shim_error error;
 };
@@ -75,8 +79,72 @@ static void shim_read_fn(png_structp png, png_bytep out, png_size_t length) {
 /* Text chunks reach here raw, never inflated: a zTXt can inflate a thousandfold, and
    a file of a hundred of them made libpng hold 800 MB just to read a header. They are
    only counted, except an uncompressed iTXt XMP packet, whose bytes are kept. */
+/* The text of a tEXt, zTXt or iTXt chunk after its keyword (`at`: past the keyword's
+   NUL), inflated where compressed, at most `limit` bytes; NULL when it does not parse,
+   inflate or fit. */
+static uint8_t *chunk_text(png_unknown_chunkp chunk, size_t at, size_t limit, uint32_t *length) {
+    int compressed = 0;
+    if (memcmp(chunk->name, "zTXt", 4) == 0) {
+        compressed = 1;
+        at += 1;
+    } else if (memcmp(chunk->name, "iTXt", 4) == 0) {
+        if (at + 2 > chunk->size) return NULL;
+        compressed = chunk->data[at] != 0;
+        at += 2;
+        for (int field = 0; field < 2; field++) {
+            const uint8_t *nul = at < chunk->size ? memchr(chunk->data + at, 0, chunk->size - at) : NULL;
+            if (!nul) return NULL;
+            at = (size_t)(nul - chunk->data) + 1;
+        }
+    }
+    if (at > chunk->size) return NULL;
+    if (!compressed) {
+        if (chunk->size - at > limit) return NULL;
+        uint8_t *copy = malloc(chunk->size - at + 1);
+        if (copy) memcpy(copy, chunk->data + at, chunk->size - at);
+        *length = (uint32_t)(chunk->size - at);
+        return copy;
+    }
+    uint8_t *out = malloc(limit);
+    if (!out) return NULL;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit(&z) != Z_OK) {
+        free(out);
+        return NULL;
+    }
+    z.next_in = chunk->data + at;
+    z.avail_in = (uInt)(chunk->size - at);
+    z.next_out = out;
+    z.avail_out = (uInt)limit;
+    int status = inflate(&z, Z_FINISH);
+    inflateEnd(&z);
+    if (status != Z_STREAM_END) {
+        free(out);
+        return NULL;
+    }
+    *length = (uint32_t)(limit - z.avail_out);
+    return out;
+}
+
 static int text_chunk_fn(png_structp png, png_unknown_chunkp chunk) {
     cpng_reader *r = (cpng_reader *)png_get_user_chunk_ptr(png);
+    if (memcmp(chunk->name, "acTL", 4) == 0) {
+        /* libpng knows no APNG: the frames are counted here, the default image decoded. */
+        if (chunk->size >= 8 && !r->apng_frames)
+            r->apng_frames = (uint32_t)chunk->data[0] << 24 | (uint32_t)chunk->data[1] << 16 |
+                             (uint32_t)chunk->data[2] << 8 | chunk->data[3];
+        return 1;
+    }
+    if (memcmp(chunk->name, "tEXt", 4) != 0 && memcmp(chunk->name, "zTXt", 4) != 0 &&
+        memcmp(chunk->name, "iTXt", 4) != 0)
+        return 1;
+    static const char raw_exif_key[] = "Raw profile type exif";
+    if (!r->raw_exif && chunk->size > sizeof raw_exif_key &&
+        memcmp(chunk->data, raw_exif_key, sizeof raw_exif_key) == 0) {
+        r->raw_exif = chunk_text(chunk, sizeof raw_exif_key, 1u << 20, &r->raw_exif_length);
+        if (r->raw_exif) return 1;
+    }
     static const char xmp_key[] = "XML:com.adobe.xmp";
     size_t key = sizeof xmp_key; /* keyword and its NUL */
     if (memcmp(chunk->name, "iTXt", 4) == 0 && !r->xmp && chunk->size > key + 2 &&
@@ -202,6 +270,9 @@ cpng_reader *cpng_reader_open(const uint8_t *data, size_t size, int tolerate_crc
     }
     out->xmp = r->xmp;
     out->xmp_length = r->xmp_length;
+    out->raw_exif_text = r->raw_exif;
+    out->raw_exif_text_length = r->raw_exif_length;
+    out->apng_frames = r->apng_frames;
     out->texts = r->texts;
     return r;
 }
@@ -298,6 +369,7 @@ void cpng_reader_close(cpng_reader *r) {
     png_destroy_read_struct(&r->png, &r->info, NULL);
     free(r->rows);
     free(r->xmp);
+    free(r->raw_exif);
     free(r);
 }
 

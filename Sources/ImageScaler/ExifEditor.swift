@@ -66,11 +66,24 @@ enum ExifEditor {
 
     /// XMP can state an orientation too (`tiff:Orientation`); it is set to 1 as well.
     static func xmpForUprightOutput(_ xmp: [UInt8]) -> [UInt8] {
-        var text = String(decoding: xmp, as: UTF8.self)
-        for digit in 2...8 {
-            text = text.replacing("tiff:Orientation=\"\(digit)\"", with: "tiff:Orientation=\"1\"")
-            text = text.replacing("<tiff:Orientation>\(digit)</tiff:Orientation>", with: "<tiff:Orientation>1</tiff:Orientation>")
+        // One pass over the bytes, each digit rewritten in place: every other byte stays
+        // exactly as it was (a multi-megabyte packet is not decoded as text).
+        var out = xmp
+        let name = Array("tiff:Orientation".utf8)
+        var at = 0
+        while let i = ExifReader.find(name, in: out, from: at) {
+            var j = i + name.count
+            if j + 1 < out.count, out[j] == UInt8(ascii: "="), out[j + 1] == UInt8(ascii: "\"") {
+                j += 2
+            } else if j < out.count, out[j] == UInt8(ascii: ">") {
+                j += 1
+            }
+            if j < out.count, j > i + name.count, (UInt8(ascii: "2")...UInt8(ascii: "8")).contains(out[j]),
+               j + 1 < out.count, out[j + 1] == UInt8(ascii: "\"") || out[j + 1] == UInt8(ascii: "<") {
+                out[j] = UInt8(ascii: "1")
+            }
+            at = j
         }
-        return Array(text.utf8)
+        return out
     }
 }

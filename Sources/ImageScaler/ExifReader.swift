@@ -26,6 +26,46 @@ enum ExifReader {
         }
         return .success(.up)
     }
+
+    /// Whether IFD0 holds an orientation tag at all (a block that says 1 decides, one
+    /// without the tag leaves XMP to decide).
+    static func hasOrientation(_ exif: [UInt8]) -> Bool {
+        guard let block = TIFFBlock(exif), let (ifd, count) = block.ifd0 else { return false }
+        return (0..<count).contains { block.u16(ifd + 2 + $0 * 12) == 0x0112 }
+    }
+
+    /// XMP's `tiff:Orientation`, as an attribute or an element, as Pillow matches it
+    /// (`tiff:Orientation(="|>)([0-9])`); nil when absent or not 1-8.
+    static func xmpOrientation(_ xmp: [UInt8]) -> Orientation? {
+        let name = Array("tiff:Orientation".utf8)
+        var at = 0
+        while let i = ExifReader.find(name, in: xmp, from: at) {
+            var j = i + name.count
+            at = j
+            if j + 1 < xmp.count, xmp[j] == UInt8(ascii: "="), xmp[j + 1] == UInt8(ascii: "\"") {
+                j += 2
+            } else if j < xmp.count, xmp[j] == UInt8(ascii: ">") {
+                j += 1
+            } else {
+                continue
+            }
+            guard j < xmp.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(xmp[j]) else { continue }
+            return Orientation(rawValue: Int(xmp[j] - UInt8(ascii: "0")))
+        }
+        return nil
+    }
+
+    /// The first index of `needle` in `haystack` at or after `from`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        var i = from
+        while i <= haystack.count - needle.count {
+            guard let k = haystack[i...].firstIndex(of: first), k <= haystack.count - needle.count else { return nil }
+            if haystack[k ..< k + needle.count].elementsEqual(needle) { return k }
+            i = k + 1
+        }
+        return nil
+    }
 }
 
 /// Why an EXIF block was ignored. Broken EXIF never fails an image: it means

@@ -14,6 +14,11 @@ struct HEIFDecoder: RowDecoder {
 
     init(_ data: [UInt8], format: ImageFormat) throws {
         self.data = data
+        // libheif 1.15 follows item references without limit (an iden of itself
+        // overflows its stack) and allocates what a bitstream codes, whatever the
+        // container claims: the structure is checked before libheif reads it.
+        let graph = try HEIFItemGraph(data, format: format)
+        try graph.validate(as: format)
         var raw = cheif_info()
         var message = ShimMessage()
         let reader = data.withUnsafeBufferPointer { d in
@@ -29,12 +34,17 @@ struct HEIFDecoder: RowDecoder {
         let size = Size(width: Int(raw.width), height: Int(raw.height))
         // libheif holds the decoded planes (YCbCr at up to 16 bits, and alpha) besides
         // the interleaved result.
-        let working = size.width * size.height * (alpha ? 4 : 3) * 3
-        info = ImageInfo(format: format, size: size, channels: alpha ? 4 : 3, bitDepth: max(8, Int(raw.bit_depth)),
-                         colorModel: alpha ? .rgba : .rgb, orientation: .up, interlaced: false,
-                         iccProfile: bytes(raw.icc, raw.icc_length), exif: bytes(raw.exif, raw.exif_length),
-                         xmp: bytes(raw.xmp, raw.xmp_length), frames: max(1, Int(raw.images)), workingBytes: working,
-                         warnings: raw.premultiplied != 0 ? ["alpha is stored premultiplied; decoded as libheif gives it"] : [])
+        // Past 8 bits libheif's planes are 16-bit and it converts through a 16-bit RGB
+        // image before reducing to 8 (a 10-bit 7400x7400 HEIC peaked at 717 MiB).
+        let working = size.width * size.height * (alpha ? 4 : 3) * (raw.bit_depth > 8 ? 5 : 3)
+        var info = ImageInfo(format: format, size: size, channels: alpha ? 4 : 3, bitDepth: max(8, Int(raw.bit_depth)),
+                             colorModel: alpha ? .rgba : .rgb, orientation: .up, interlaced: false,
+                             iccProfile: bytes(raw.icc, raw.icc_length), exif: bytes(raw.exif, raw.exif_length),
+                             xmp: bytes(raw.xmp, raw.xmp_length), workingBytes: working,
+                             warnings: raw.premultiplied != 0 ? ["alpha is stored premultiplied; decoded as libheif gives it"] : [])
+        info.images = max(1, Int(raw.images))
+        info.primaryItem = Int(graph.primary)
+        self.info = info
     }
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,

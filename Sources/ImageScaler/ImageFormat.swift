@@ -110,9 +110,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether an EXIF orientation in the file turns the image (JPEG, WebP). HEIF's
-    /// turns are its own `irot`/`imir`, applied by the decoder instead.
-    public var appliesExifOrientation: Bool { self == .jpeg || self == .webp }
+    /// Whether an EXIF orientation in the file turns the image (JPEG, WebP, and PNG's
+    /// eXIf, raw EXIF profile or XMP). HEIF's turns are its own `irot`/`imir`, applied
+    /// by the decoder instead.
+    public var appliesExifOrientation: Bool { self == .jpeg || self == .webp || self == .png }
 
     /// Whether the format stores palette images (`EncodeOptions.palette`).
     public var writesPalettes: Bool { self == .png }

@@ -18,6 +18,11 @@ public struct ImageInfo: Equatable, Sendable {
     public var textCount: Int = 0
     /// Frames of an animation (the first is the one decoded); 1 for a still image.
     public var frames: Int = 1
+    /// Still images side by side in one container (HEIF's top-level items); the one
+    /// decoded is `primaryItem`, the file's own choice.
+    public var images: Int = 1
+    /// The container's id of the image decoded, where it has ids (HEIF's `pitm`).
+    public var primaryItem: Int? = nil
     /// Bytes a decode holds besides the rows it hands over: a progressive JPEG's
     /// coefficients, an interlaced PNG's whole image, libpng's row buffers.
     public var workingBytes: Int = 0

@@ -87,11 +87,13 @@ public enum ImageOperation: Sendable {
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
         let dropped = Locked<[String]>([])
+        // Rewritten once for the input, however many outputs share it.
+        let uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
         let results = try executor.render(zip(plans, outputs).map { plan, output in
             var options = encode
             if settings.keepMetadata {
                 options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
-                options.xmp = info.xmp.map(ExifEditor.xmpForUprightOutput)
+                options.xmp = uprightXMP
             }
             let carried = options
             return RenderExecutor.Output(format: output.format, flattenOnto: encode.flatten ? encode.background : nil) { channels in

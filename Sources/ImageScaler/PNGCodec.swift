@@ -273,14 +273,15 @@ public enum PNGCodec {
             guard let p, n > 0 else { return nil }
             return Array(UnsafeBufferPointer(start: p, count: Int(n)))
         }
-        // PNG's eXIf orientation is not applied: readers disagree on it, and Pillow
-        // and libvips ignore it by default too.
+        let xmp = bytes(raw.xmp, raw.xmp_length)
+        let (orientation, exif, warnings) = PNGOrientation.find(exif: bytes(raw.exif, raw.exif_length),
+                                                                rawProfile: bytes(raw.raw_exif_text, raw.raw_exif_text_length), xmp: xmp)
         return ImageInfo(format: .png, size: Size(width: Int(raw.width), height: Int(raw.height)),
                          channels: Int(raw.channels), bitDepth: Int(raw.bit_depth),
                          colorModel: models[Int(raw.color_type)] ?? .unknown,
-                         orientation: .up, interlaced: raw.interlaced != 0, iccProfile: icc,
-                         exif: bytes(raw.exif, raw.exif_length), xmp: bytes(raw.xmp, raw.xmp_length),
-                         textCount: Int(raw.texts), workingBytes: workingBytes(raw))
+                         orientation: orientation, interlaced: raw.interlaced != 0, iccProfile: icc,
+                         exif: exif, xmp: xmp, textCount: Int(raw.texts),
+                         frames: max(1, Int(raw.apng_frames)), workingBytes: workingBytes(raw), warnings: warnings)
     }
 
     /// Encodes 8-bit samples with the buffer's own channels. zlib `compression` 0-9.

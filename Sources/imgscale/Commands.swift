@@ -332,6 +332,8 @@ enum Commands {
                     j.add("upright_height", upright.height)
                     j.add(info.format.incrementalName, info.interlaced)
                     j.add("frames", info.frames)
+                    j.add("images", info.images)
+                    j.add("primary_item", info.primaryItem)
                     j.add("icc", info.iccProfile != nil)
                     j.add("exif", info.exif != nil)
                     j.add("xmp", info.xmp != nil)
@@ -341,6 +343,9 @@ enum Commands {
                 } else {
                     var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
                     if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
+                    if info.images > 1 {
+                        line += ", \(info.images) images (the primary" + (info.primaryItem.map { ", item \($0)," } ?? "") + " is used)"
+                    }
                     if info.format.appliesExifOrientation || info.orientation != .up {
                         line += ", orientation \(info.orientation.rawValue)"
                         if info.orientation != .up { line += " (upright \(upright))" }

@@ -40,7 +40,7 @@ final class CommandTests: XCTestCase {
         let r = CLI.run(["info", CLI.testImages + "/gray16-33x17.png", CLI.testImages + "/scene-640x427.jpg"])
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.stdout, """
-        \(CLI.testImages)/gray16-33x17.png: PNG 33x17, 1 channel (gray), 16-bit
+        \(CLI.testImages)/gray16-33x17.png: PNG 33x17, 1 channel (gray), 16-bit, orientation 1
         \(CLI.testImages)/scene-640x427.jpg: JPEG 640x427, 3 channels (rgb), 8-bit, orientation 1
 
         """)

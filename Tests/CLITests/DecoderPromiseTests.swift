@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import ImageScaler
 
 /// The promises of issue 29 on crafted files, through the CLI: each test makes its own
 /// input (Python here, nothing large committed) and runs `imgscale` as a user would.
@@ -122,5 +123,63 @@ final class ProfilePromiseTests: XCTestCase {
                 XCTAssertEqual(try profile(dir + "/out." + ext), expected, "\(input) -> \(ext)")
             }
         }
+    }
+}
+
+/// A PNG's orientation, from eXIf, ImageMagick's raw EXIF profile or XMP, is applied as
+/// Pillow's `exif_transpose` applies it, shown by `info` and reset to 1 in outputs; an
+/// APNG's frames are counted while its default image is decoded.
+final class PNGOrientationTests: XCTestCase {
+    func testEveryPlaceAPNGKeepsItsOrientationIsApplied() throws {
+        let dir = CLI.tempDir()
+        try python("""
+        from PIL import Image, PngImagePlugin, ImageOps
+        im = Image.new('RGB', (40, 20), (255, 0, 0))
+        im.paste((0, 0, 255), (0, 0, 10, 10))
+        ex = Image.Exif()
+        ex[0x0112] = 6
+        eb = ex.tobytes()
+        im.save('exif.png', exif=eb)
+        info = PngImagePlugin.PngInfo()
+        h = eb.hex()
+        info.add_text('Raw profile type exif', '\\nexif\\n%8d\\n' % len(eb) + '\\n'.join(h[i:i + 72] for i in range(0, len(h), 72)) + '\\n', zip=True)
+        im.save('raw.png', pnginfo=info)
+        xmp = '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description tiff:Orientation="%d"/></rdf:RDF></x:xmpmeta>'
+        info = PngImagePlugin.PngInfo()
+        info.add_itxt('XML:com.adobe.xmp', xmp % 8)
+        im.save('xmp.png', pnginfo=info)
+        # eXIf decides over XMP; an eXIf without the tag leaves it to XMP.
+        info = PngImagePlugin.PngInfo()
+        info.add_itxt('XML:com.adobe.xmp', xmp % 3)
+        im.save('both.png', pnginfo=info, exif=eb)
+        untagged = Image.Exif()
+        untagged[0x010F] = 'camera'
+        im.save('untagged-xmp.png', pnginfo=info, exif=untagged.tobytes())
+        for name in ('exif', 'raw', 'xmp', 'both', 'untagged-xmp'):
+            ImageOps.exif_transpose(Image.open(name + '.png')).convert('RGB').save(name + '.pillow.png')
+        frames = [Image.new('RGB', (8, 6), c) for c in [(10, 20, 30), (200, 0, 0), (0, 200, 0)]]
+        frames[0].save('anim.png', save_all=True, append_images=frames[1:])
+        """, in: dir)
+        for (name, orientation) in [("exif", 6), ("raw", 6), ("xmp", 8), ("both", 6), ("untagged-xmp", 3)] {
+            let info = CLI.run(["info", "--json", "\(dir)/\(name).png"])
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any], info.stderr)
+            XCTAssertEqual(object["orientation"] as? Int, orientation, name)
+            let r = CLI.run(["convert", "--keep-metadata", "\(dir)/\(name).png", "-o", "\(dir)/\(name).out.png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let ours = try ImageCodec.decode(try ImageFile.read("\(dir)/\(name).out.png")).0
+            let pillow = try ImageCodec.decode(try ImageFile.read("\(dir)/\(name).pillow.png")).0
+            XCTAssertEqual(ours.size, pillow.size, name)
+            XCTAssertTrue(ours.pixels == pillow.pixels, name)
+            // The output is upright and says so: a second pass turns nothing.
+            let again = CLI.run(["info", "--json", "\(dir)/\(name).out.png"])
+            let o2 = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual(o2["orientation"] as? Int, 1, "\(name): \(again.stdout)")
+        }
+        XCTAssertTrue(CLI.run(["info", "\(dir)/exif.png"]).stdout.contains("orientation 6 (upright 20x40)"))
+        let anim = CLI.run(["info", "--json", "\(dir)/anim.png"])
+        let a = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(anim.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(a["frames"] as? Int, 3, anim.stdout)
+        XCTAssertEqual(CLI.run(["convert", "\(dir)/anim.png", "-o", "\(dir)/anim.out.png"]).status, 0)
+        XCTAssertEqual(try ImageCodec.decode(try ImageFile.read("\(dir)/anim.out.png")).0.pixels.prefix(3), [10, 20, 30])
     }
 }

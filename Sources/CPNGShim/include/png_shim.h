@@ -24,6 +24,11 @@ typedef struct {
     const uint8_t *xmp;  /* iTXt "XML:com.adobe.xmp" text; owned by the reader */
     uint32_t xmp_length;
     int texts;           /* other tEXt, zTXt and iTXt chunks before IDAT */
+    /* ImageMagick's "Raw profile type exif" text (tEXt, zTXt or iTXt, inflated, at most
+       1 MiB): EXIF as hex lines; owned by the reader. */
+    const uint8_t *raw_exif_text;
+    uint32_t raw_exif_text_length;
+    uint32_t apng_frames; /* acTL's frame count (an APNG); 0 for a still PNG */
 } cpng_info;
 
 /* Metadata to embed in an output, each block written unchanged (NULL or 0 for none). */
