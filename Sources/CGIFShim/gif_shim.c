@@ -79,8 +79,23 @@ int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err,
         if (type == EXTENSION_RECORD_TYPE) {
             if (read_extension(gif, info->frames == 0 ? &transparent : &(int){0}) == GIF_ERROR) break;
         } else if (type == IMAGE_DESC_RECORD_TYPE) {
-            if (DGifGetImageDesc(gif) == GIF_ERROR) break;
+            size_t before = s.at;
+            if (DGifGetImageDesc(gif) == GIF_ERROR) {
+                /* giflib 5.2 reads minimum code sizes 2 to 8 (the specification's
+                   range) and says only "failed to read" for others, which Pillow and
+                   browsers decode: the byte after the descriptor and its colour table
+                   says which it was. */
+                if (info->frames == 0 && !s.ran_out && s.at > before && data[s.at - 1] > 8) {
+                    snprintf(err, errlen, "the first image's LZW code size is %d; giflib reads 2 to 8, the GIF "
+                             "specification's range (Pillow and browsers read larger ones)", data[s.at - 1]);
+                    close_gif(gif);
+                    return -1;
+                }
+                break;
+            }
             if (info->frames == 0) {
+                info->frame_width = (uint32_t)gif->Image.Width;
+                info->frame_height = (uint32_t)gif->Image.Height;
                 info->interlaced = gif->Image.Interlace;
                 info->transparent = transparent != NO_TRANSPARENT_COLOR;
             }
@@ -100,7 +115,7 @@ int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err,
         return -1;
     }
     if (info->width == 0 || info->height == 0) {
-        snprintf(err, errlen, "invalid GIF: the screen is %ux%u", info->width, info->height);
+        snprintf(err, errlen, "the screen is %ux%u", info->width, info->height);
         return -1;
     }
     return 0;
@@ -136,11 +151,11 @@ int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, si
             fail(err, errlen, "damaged GIF image descriptor", gif->Error);
             break;
         }
-        const ColorMapObject *map = gif->Image.ColorMap ? gif->Image.ColorMap : gif->SColorMap;
-        if (!map) {
-            snprintf(err, errlen, "invalid GIF: no colour table");
-            break;
-        }
+        /* No colour table at all: indices are gray levels, as Pillow reads them. */
+        GifColorType grays[256];
+        ColorMapObject gray_map = {.ColorCount = 256, .BitsPerPixel = 8, .SortFlag = false, .Colors = grays};
+        for (int i = 0; i < 256; i++) grays[i].Red = grays[i].Green = grays[i].Blue = (GifByteType)i;
+        const ColorMapObject *map = gif->Image.ColorMap ? gif->Image.ColorMap : gif->SColorMap ? gif->SColorMap : &gray_map;
         /* The canvas first: background, or transparent when the image has a
            transparent index. */
         uint8_t bg[4] = {0, 0, 0, 0};
@@ -167,6 +182,9 @@ int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, si
         int decoded = 0, failed = 0;
         for (int p = 0; p < passes && !failed; p++) {
             for (int r = d.Interlace ? start[p] : 0; r < d.Height; r += d.Interlace ? step[p] : 1) {
+                /* Rows below the screen can change no pixel: a sequential image stops
+                   at the screen's last row instead of decoding a frame far taller. */
+                if (!d.Interlace && d.Top + r >= (int)height) break;
                 if (DGifGetLine(gif, line, d.Width) == GIF_ERROR) {
                     failed = 1;
                     break;

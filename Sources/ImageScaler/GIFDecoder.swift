@@ -9,6 +9,9 @@ struct GIFDecoder: RowDecoder {
     let data: [UInt8]
     let info: ImageInfo
     let capabilities = DecoderCapabilities()
+    /// The first image's own size: giflib decodes every one of its pixels, inside the
+    /// screen or not, so the pixel limit covers it too.
+    let frame: Size
 
     init(_ data: [UInt8]) throws {
         self.data = data
@@ -18,6 +21,7 @@ struct GIFDecoder: RowDecoder {
         guard status == 0 else { throw DecodeError.invalid(.gif, message.text) }
         let alpha = raw.transparent != 0
         let size = Size(width: Int(raw.width), height: Int(raw.height))
+        frame = Size(width: Int(raw.frame_width), height: Int(raw.frame_height))
         info = ImageInfo(format: .gif, size: size, channels: alpha ? 4 : 3, bitDepth: 8, colorModel: .palette, orientation: .up,
                          interlaced: raw.interlaced != 0, iccProfile: nil, exif: nil, xmp: nil, frames: Int(raw.frames),
                          workingBytes: size.width * size.height * (alpha ? 4 : 3) + size.width)
@@ -27,6 +31,7 @@ struct GIFDecoder: RowDecoder {
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var info = self.info
         try options.check(info.size)
+        if frame.width > 0 && frame.height > 0 { try options.check(frame) }
         let (width, height, channels) = (info.size.width, info.size.height, info.channels)
         let rowBytes = width * channels
         var pixels = PixelBuffer.samples(count: rowBytes * height)

@@ -183,3 +183,69 @@ final class PNGOrientationTests: XCTestCase {
         XCTAssertEqual(try ImageCodec.decode(try ImageFile.read("\(dir)/anim.out.png")).0.pixels.prefix(3), [10, 20, 30])
     }
 }
+
+/// GIFs others read: one without any colour table (gray, as Pillow), one whose LZW code
+/// size giflib does not read (said precisely), and a first frame far larger than its
+/// screen (the pixel limit covers it; rows below the screen cost nothing).
+final class GIFPromiseTests: XCTestCase {
+    func testGIFsOthersReadAreReadOrRefusedPrecisely() throws {
+        let dir = CLI.tempDir()
+        try python("""
+        import struct
+        import struct
+        def lzw_literal(indices, min_size):
+            # Every pixel as a literal code, with a clear code before the table would grow.
+            clear, eoi = 1 << min_size, (1 << min_size) + 1
+            size = min_size + 1
+            bits, nbits, out = 0, 0, bytearray()
+            def put(code):
+                nonlocal bits, nbits
+                bits |= code << nbits; nbits += size
+                while nbits >= 8:
+                    out.append(bits & 255); bits >>= 8; nbits -= 8
+            put(clear)
+            next_code = eoi + 1
+            for i in indices:
+                put(i)
+                next_code += 1
+                if next_code >= (1 << size) - 1:
+                    put(clear); next_code = eoi + 1
+            put(eoi)
+            if nbits: out.append(bits & 255)
+            blocks = bytearray()
+            for k in range(0, len(out), 255):
+                chunk = out[k:k + 255]; blocks += bytes([len(chunk)]) + chunk
+            return bytes([min_size]) + bytes(blocks) + b'\\0'
+        def gif(w, h, indices, min_size, palette=True):
+            head = b'GIF89a' + struct.pack('<HHBBB', w, h, 0xF7 if palette else 0x00, 0, 0)
+            pal = bytes(sum(([i, 255 - i, (i * 7) & 255] for i in range(256)), [])) if palette else b''
+            desc = b',' + struct.pack('<HHHHB', 0, 0, w, h, 0)
+            return head + pal + desc + lzw_literal(indices, min_size) + b';'
+
+        idx = [(x * 3 + y) % 256 for y in range(10) for x in range(12)]
+        open('cs11.gif', 'wb').write(gif(12, 10, idx, 11))
+        open('nopal.gif', 'wb').write(gif(12, 10, idx, 8, palette=False))
+        from PIL import Image
+        Image.open('nopal.gif').convert('RGB').save('nopal.pillow.png')
+        # A 1x1 screen whose first frame is 20000x20000 (the data ends at once).
+        head = b'GIF89a' + struct.pack('<HHBBB', 1, 1, 0xF0, 0, 0) + bytes([0, 0, 0, 255, 255, 255])
+        open('bigframe.gif', 'wb').write(head + b',' + struct.pack('<HHHHB', 0, 0, 20000, 20000, 0) + bytes([2, 2, 0x44, 0x01, 0]) + b';')
+        """, in: dir)
+        let nopal = CLI.run(["convert", dir + "/nopal.gif", "-o", dir + "/nopal.png"])
+        XCTAssertEqual(nopal.status, 0, nopal.stderr)
+        XCTAssertEqual(try ImageCodec.decode(try ImageFile.read(dir + "/nopal.png")).0.pixels,
+                       try ImageCodec.decode(try ImageFile.read(dir + "/nopal.pillow.png")).0.pixels)
+        let cs = CLI.run(["convert", dir + "/cs11.gif", "-o", dir + "/cs11.png"])
+        XCTAssertEqual(cs.status, 1)
+        XCTAssertEqual(cs.stderr, "imgscale: \(dir)/cs11.gif: invalid GIF: the first image's LZW code size is 11; giflib reads 2 to 8, "
+                       + "the GIF specification's range (Pillow and browsers read larger ones)\n")
+        let t0 = Date()
+        let big = CLI.run(["convert", dir + "/bigframe.gif", "-o", dir + "/big.png"])
+        XCTAssertEqual(big.status, 1)
+        XCTAssertTrue(big.stderr.contains("20000x20000") && big.stderr.contains("--max-pixels"), big.stderr)
+        let unlimited = CLI.run(["convert", "--max-pixels", "0", "--fail-on", "none", dir + "/bigframe.gif", "-o", dir + "/big.png"])
+        XCTAssertEqual(unlimited.status, 0, unlimited.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 5)
+        for r in [nopal, cs, big] { XCTAssertFalse(r.stderr.contains("invalid GIF: invalid GIF"), r.stderr) }
+    }
+}

@@ -15,13 +15,16 @@ typedef struct {
     int frames;            /* images in the file */
     int interlaced;        /* the first image's */
     int transparent;       /* the first image has a transparent colour index */
+    uint32_t frame_width;  /* the first image's own size, which may exceed the screen */
+    uint32_t frame_height;
 } cgif_info;
 
 int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err, size_t errlen);
 
 /* The first image over the canvas as RGB (channels 3) or RGBA (4): the area it does
    not cover is the background colour, or transparent when the image has a transparent
-   index; its transparent pixels get alpha 0. */
+   index; its transparent pixels get alpha 0. Without any colour table the indices are
+   gray levels, as Pillow reads such a file. */
 int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
                 uint32_t *rows_done, char *err, size_t errlen);
 
