@@ -36,13 +36,20 @@ struct WebPDecoder: RowDecoder {
         info = ImageInfo(format: .webp, size: size, channels: alpha ? 4 : 3, bitDepth: 8, colorModel: alpha ? .rgba : .rgb,
                          orientation: orientation, interlaced: false, iccProfile: bytes(raw.icc, raw.icc_length), exif: exif,
                          xmp: bytes(raw.xmp, raw.xmp_length), frames: Int(raw.frames),
-                         workingBytes: size.width * size.height * (alpha ? 4 : 3), warnings: warnings)
+                         workingBytes: WebPDecoder.workingBytes(size, alpha: alpha, animated: raw.frames > 1), warnings: warnings)
         capabilities = DecoderCapabilities(shrinkFactors: raw.frames > 1 ? [1] : [1, 2, 4, 8])
     }
 
     /// WebP's EXIF chunk is a TIFF block, though some writers keep JPEG's "Exif\0\0".
     private static func tiff(_ exif: [UInt8]) -> [UInt8] {
         exif.starts(with: Array("Exif\0\0".utf8)) ? Array(exif.dropFirst(6)) : exif
+    }
+
+    /// Besides the decoded image: libwebp's animation decoder composes each frame on
+    /// an RGBA canvas and keeps the previous one for disposal, two canvases however
+    /// small the frames (a 12500-square canvas of two 1x1 frames held 1.2 GB unseen).
+    static func workingBytes(_ size: Size, alpha: Bool, animated: Bool) -> Int {
+        size.width * size.height * ((alpha ? 4 : 3) + (animated ? 8 : 0))
     }
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,

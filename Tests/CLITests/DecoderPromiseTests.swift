@@ -249,3 +249,30 @@ final class GIFPromiseTests: XCTestCase {
         for r in [nopal, cs, big] { XCTAssertFalse(r.stderr.contains("invalid GIF: invalid GIF"), r.stderr) }
     }
 }
+
+/// The memory budget counts what libwebp's animation decoder holds: two RGBA canvases.
+final class WebPBudgetTests: XCTestCase {
+    func testAHugeCanvasOfTinyFramesIsRefusedUpFront() throws {
+        let dir = CLI.tempDir()
+        try python("""
+        import struct, subprocess
+        from PIL import Image
+        Image.new('RGB', (1, 1), (255, 0, 0)).save('f.png')
+        subprocess.run(['cwebp', '-quiet', '-lossless', 'f.png', '-o', 'f.webp'], check=True)
+        b = open('f.webp', 'rb').read()
+        n = struct.unpack('<I', b[16:20])[0]
+        vp8l = b[12:20 + n + (n & 1)]
+        def chunk(t, p): return t + struct.pack('<I', len(p)) + p + (b'\\0' if len(p) & 1 else b'')
+        def u24(v): return struct.pack('<I', v)[:3]
+        vp8x = chunk(b'VP8X', bytes([0x02, 0, 0, 0]) + u24(12500 - 1) + u24(12500 - 1))
+        anim = chunk(b'ANIM', bytes(4) + struct.pack('<H', 0))
+        def anmf(x, y): return chunk(b'ANMF', u24(x // 2) + u24(y // 2) + u24(0) + u24(0) + u24(100) + bytes([0]) + vp8l)
+        body = b'WEBP' + vp8x + anim + anmf(0, 0) + anmf(2, 2)
+        open('anim-huge.webp', 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+        """, in: dir)
+        let r = CLI.run(["fit", "--size", "64x64", dir + "/anim-huge.webp", "-o", dir + "/o.png"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("over the memory budget") && r.stderr.contains("--max-memory"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/o.png"))
+    }
+}
