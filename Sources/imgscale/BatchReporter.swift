@@ -39,6 +39,7 @@ final class BatchReporter: Sendable {
         /// Finished inputs waiting for the ones before them, by position.
         var waiting: [Int: InputOutcome] = [:]
         var nextToReport = 0
+        var inputs = 0
         var done: Int { ok + failed + skipped }
     }
 
@@ -64,15 +65,22 @@ final class BatchReporter: Sendable {
     /// Records the input at `position` in the batch (0-based, in the order given).
     func record(_ outcome: InputOutcome, position: Int) {
         let input = FileName.display(outcome.input)
-        if verbose, let decodes = outcome.decodes { Console.err("imgscale: \(input): \(decodes)") }
-        for warning in outcome.warnings { Console.err("imgscale: \(input): warning: \(warning)") }
-        if let error = outcome.error {
-            Console.err("imgscale: \(input): \(error)")
-        }
+        var lines: [String] = []
+        if verbose, let decodes = outcome.decodes { lines.append("imgscale: \(input): \(decodes)") }
+        for warning in outcome.warnings { lines.append("imgscale: \(input): warning: \(warning)") }
+        if let error = outcome.error { lines.append("imgscale: \(input): \(error)") }
         for output in outcome.outputs where output.error != nil && output.error != outcome.error {
-            Console.err("imgscale: \(input): \(output.error!)")
+            lines.append("imgscale: \(input): \(output.error!)")
         }
         state.withLock { s in
+            s.inputs += 1
+            // The progress line is cleared first, so no message starts in its middle,
+            // and drawn again below.
+            if progress && !lines.isEmpty {
+                Console.write(2, "\r\u{1B}[K")
+                s.lastDraw = 0
+            }
+            for line in lines { Console.err(line) }
             for output in outcome.outputs {
                 switch output.status {
                 case .ok: s.ok += 1
@@ -113,6 +121,14 @@ final class BatchReporter: Sendable {
         }
         return text
     }
+
+    /// Clears the progress line (before a last message of the caller's).
+    func clearProgress() {
+        if progress { Console.write(2, "\r\u{1B}[K") }
+    }
+
+    /// Inputs recorded so far.
+    var inputsDone: Int { state.withLock { $0.inputs } }
 
     /// Clears the progress line, prints the summary, and returns the exit status: 0 when
     /// every input succeeded or was skipped, else 1 (also when the report could not be

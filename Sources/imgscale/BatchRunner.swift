@@ -17,19 +17,58 @@ final class BatchRunner: Sendable {
 
     private let next = Locked(0)
 
-    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, reporter: BatchReporter) {
+    /// CPU seconds one input may take in its worker (nil: no bound).
+    let cpuSeconds: Int?
+    /// Whether inputs run in worker processes (`WorkerPool`); otherwise on threads here.
+    let isolated: Bool
+
+    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, reporter: BatchReporter, cpuSeconds: Int?, isolated: Bool = true) {
         self.jobs = jobs
         self.settings = settings
         self.workers = max(1, min(workers, jobs.count))
         self.ifNewer = ifNewer
         self.reporter = reporter
+        self.cpuSeconds = cpuSeconds
+        self.isolated = isolated
     }
 
-    /// Runs every job; returns the exit status (`BatchReporter.finish`).
+    /// Runs every job; returns the exit status (`BatchReporter.finish`), or 130 when
+    /// interrupted.
     func run() -> Int32 {
         // Largest inputs first (by file size): with few workers, a big file picked up
         // last would leave the other cores idle at the end of the batch.
         let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
+        let forkable = isolated && WorkerPool.available
+        if reporter.verbose {
+            Console.err("imgscale: \(jobs.count) input\(jobs.count == 1 ? "" : "s") on \(workers) "
+                        + (forkable ? "worker process\(workers == 1 ? "" : "es")" : "thread\(workers == 1 ? "" : "s") of this process"
+                           + (isolated ? " (it has threads already, so it cannot fork workers)" : "")))
+        }
+        if forkable {
+            // Twice the budget and half a gigabyte over what the worker starts with:
+            // the budget is an estimate, and threads reserve address space of their own.
+            let budget = settings.decode.maxMemory
+            let limits = WorkerPool.Limits(addressSpace: budget > 0 ? 2 * budget + (512 << 20) : nil, cpuSeconds: cpuSeconds)
+            // For the tests of the isolation itself: a worker given an input whose path
+            // contains IMGSCALE_TEST_CRASH dies as a decoder would (no real library
+            // crash stays reachable once the inputs that caused them are refused).
+            let crashOn = getenv("IMGSCALE_TEST_CRASH").map { String(cString: $0) }
+            let pool = WorkerPool(limits: limits) { [self] i in
+                if let crashOn, !crashOn.isEmpty, jobs[order[i]].input.contains(crashOn) {
+                    UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = 1
+                }
+                return runOne(jobs[order[i]])
+            }
+            let finished = pool.runAll(count: jobs.count, width: workers,
+                                       record: { i, outcome in reporter.record(outcome, position: order[i]) },
+                                       crashed: { i, why in failed(jobs[order[i]], why) })
+            guard finished else {
+                reporter.clearProgress()
+                Console.err("imgscale: interrupted after \(reporter.inputsDone) of \(jobs.count) inputs")
+                return 130
+            }
+            return reporter.finish()
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = takeNext() {
                 reporter.record(runOne(jobs[order[index]]), position: order[index])
@@ -75,6 +114,13 @@ final class BatchRunner: Sendable {
             for i in wanted { outcomes[i].error = reason }
             return .init(input: job.input, error: reason, outputs: outcomes, milliseconds: ms())
         }
+    }
+
+    /// The outcome of an input whose worker died: every output it had not already
+    /// failed fails with `why`.
+    private func failed(_ job: Job, _ why: String) -> BatchReporter.InputOutcome {
+        let outputs = job.outputs.map { BatchReporter.Outcome(output: $0.path, status: .failed, error: $0.failure ?? why) }
+        return .init(input: job.input, error: why, outputs: outputs, milliseconds: 0)
     }
 
     private func fileSize(_ path: String) -> Int {

@@ -28,6 +28,7 @@ enum Commands {
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("max-pixels", value: "N", .int(0...Int.max), "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("max-memory", value: "SIZE", .bytes, "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
+        OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take before it fails (default 120; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
@@ -282,7 +283,12 @@ enum Commands {
         let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)
         let reporter = BatchReporter(total: outputs.count, progress: progress, quiet: args.has("quiet"), verbose: args.has("verbose"), report: reportFD,
                                      reportPath: args.value("report"))
-        return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), reporter: reporter).run()
+        let cpu = args.int("max-cpu") ?? 120
+        // IMGSCALE_IN_PROCESS=1 runs inputs on threads of this process, unprotected: for
+        // measuring what the worker processes cost.
+        let isolated = getenv("IMGSCALE_IN_PROCESS").map { String(cString: $0) != "1" } ?? true
+        return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), reporter: reporter,
+                           cpuSeconds: cpu > 0 ? cpu : nil, isolated: isolated).run()
     }
 
     static func runPlan(_ args: ParsedArguments) throws -> Int32 {

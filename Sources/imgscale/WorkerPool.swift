@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// Set by SIGINT while a pool runs; read by its loop between polls.
+nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+
+/// Runs a batch's jobs in forked worker processes, one job at a time each, so that a
+/// crash, an abort or a runaway inside a third-party decoder (libheif, libde265, dav1d,
+/// libwebp, giflib, libpng, libjpeg) costs that one input: the parent only forks, polls
+/// and reports, turns a worker's death into its input's outcome and forks another for
+/// the jobs left. A worker has an address-space limit from the memory budget and a CPU
+/// limit per job, so a library escaping the estimate fails its input, not the machine;
+/// what a library prints on the worker's stderr is attached to its input's outcome.
+///
+/// Forking is safe only from a process with one thread: the parent never starts one,
+/// and `available` says whether that still holds (else the batch runs in-process).
+final class WorkerPool {
+    struct Limits {
+        /// Bytes of address space a worker may add to what it had when forked.
+        var addressSpace: Int?
+        /// CPU seconds one job may use.
+        var cpuSeconds: Int?
+    }
+
+    private struct Worker {
+        let pid: pid_t
+        /// The parent's ends: job numbers go out on `jobs`, outcomes come back on `results`.
+        let jobs: Int32
+        let results: Int32
+        /// The worker's stderr: an unlinked file the parent can still read after a crash.
+        let log: Int32
+        var job: Int? = nil
+    }
+
+    private let limits: Limits
+    private let run: (Int) -> BatchReporter.InputOutcome
+    private var workers: [Worker] = []
+
+    /// `run` does job `i` (0-based) in a worker and returns its outcome.
+    init(limits: Limits, run: @escaping (Int) -> BatchReporter.InputOutcome) {
+        self.limits = limits
+        self.run = run
+    }
+
+    /// Whether this process may fork workers: it has a single thread.
+    static var available: Bool {
+        guard let dir = opendir("/proc/self/task") else { return false }
+        defer { closedir(dir) }
+        var threads = 0
+        while let e = readdir(dir) {
+            let first = withUnsafeBytes(of: e.pointee.d_name) { $0[0] }
+            if first != UInt8(ascii: ".") { threads += 1 }
+        }
+        return threads == 1
+    }
+
+    /// Runs jobs `0 ..< count` on up to `width` workers, calling `record` in the parent
+    /// as each ends (`crashed(i, why)` makes the outcome of a job whose worker died).
+    /// Returns false when interrupted by SIGINT (the workers are then stopped).
+    func runAll(count: Int, width: Int, record: (Int, BatchReporter.InputOutcome) -> Void,
+                crashed: (Int, String) -> BatchReporter.InputOutcome) -> Bool {
+        interruptRequested = 0
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in interruptRequested = 1 }
+        sigemptyset(&action.sa_mask)
+        var previous = sigaction()
+        sigaction(SIGINT, &action, &previous)
+        defer { sigaction(SIGINT, &previous, nil) }
+
+        var next = 0, done = 0
+        while done < count {
+            if interruptRequested != 0 { return stop() }
+            // As many workers as there are jobs running or waiting, up to `width`.
+            let busy = workers.filter { $0.job != nil }.count
+            while workers.count < min(width, busy + count - next) {
+                guard let w = spawn() else { break }
+                workers.append(w)
+            }
+            for i in workers.indices where workers[i].job == nil && next < count {
+                var n = Int32(next)
+                if write(workers[i].jobs, &n, 4) == 4 {
+                    workers[i].job = next
+                    next += 1
+                }
+            }
+            guard workers.contains(where: { $0.job != nil }) else {
+                // No worker could be started: the rest run here, unprotected, rather than not at all.
+                while next < count { record(next, run(next)); next += 1; done += 1 }
+                break
+            }
+            var fds = workers.map { pollfd(fd: $0.results, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for (i, fd) in fds.enumerated().reversed() where fd.revents != 0 {
+                guard let job = workers[i].job else { continue }
+                if let outcome = receive(from: workers[i].results) {
+                    workers[i].job = nil
+                    record(job, outcome)
+                } else {
+                    let why = reap(workers[i])
+                    workers.remove(at: i)
+                    if interruptRequested != 0 { return stop() }
+                    record(job, crashed(job, why))
+                }
+                done += 1
+            }
+        }
+        for w in workers {
+            close(w.jobs)
+            var status: Int32 = 0
+            waitpid(w.pid, &status, 0)
+            close(w.results)
+            close(w.log)
+        }
+        workers = []
+        return true
+    }
+
+    /// Kills the workers after SIGINT.
+    private func stop() -> Bool {
+        for w in workers {
+            kill(w.pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(w.pid, &status, 0)
+            close(w.jobs)
+            close(w.results)
+            close(w.log)
+        }
+        workers = []
+        return false
+    }
+
+    /// Why a worker ended, with what it printed, once it has been waited for.
+    private func reap(_ w: Worker) -> String {
+        close(w.jobs)
+        var status: Int32 = 0
+        while waitpid(w.pid, &status, 0) < 0 && errno == EINTR {}
+        close(w.results)
+        let printed = WorkerPool.printed(w.log)
+        close(w.log)
+        let signal = status & 0x7F, exited = signal == 0
+        var why: String
+        if exited {
+            why = "decoder exited with status \((status >> 8) & 0xFF); nothing written"
+        } else if signal == SIGXCPU {
+            why = "took more than \(limits.cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
+        } else if signal == SIGKILL {
+            why = "decoder was killed (SIGKILL, perhaps out of memory); nothing written"
+        } else {
+            why = "decoder crashed (\(WorkerPool.signalName(signal))); nothing written"
+        }
+        if !printed.isEmpty { why += " (it printed: \(printed))" }
+        return why
+    }
+
+    static func signalName(_ s: Int32) -> String {
+        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGILL: "SIGILL",
+                                      SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM"]
+        return names[s] ?? "signal \(s)"
+    }
+
+    /// One outcome message: its length, then the bytes; nil at end of file or on a
+    /// message that does not decode.
+    private func receive(from fd: Int32) -> BatchReporter.InputOutcome? {
+        var length: UInt32 = 0
+        guard WorkerPool.readFully(fd, &length, 4), length <= 64 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        guard bytes.withUnsafeMutableBytes({ WorkerPool.readFully(fd, $0.baseAddress!, Int(length)) }) else { return nil }
+        return OutcomeWire.decode(bytes)
+    }
+
+    /// Forks a worker; nil when the system refuses (the caller runs jobs itself then).
+    private func spawn() -> Worker? {
+        var jobs: [Int32] = [0, 0], results: [Int32] = [0, 0]
+        guard pipe(&jobs) == 0 else { return nil }
+        guard pipe(&results) == 0 else { close(jobs[0]); close(jobs[1]); return nil }
+        guard let file = tmpfile() else { [jobs[0], jobs[1], results[0], results[1]].forEach { _ = close($0) }; return nil }
+        let log = dup(fileno(file))
+        fclose(file)
+        let pid = fork()
+        if pid < 0 {
+            [jobs[0], jobs[1], results[0], results[1], log].forEach { _ = close($0) }
+            return nil
+        }
+        if pid == 0 {
+            // The other workers' pipes must close when the parent closes them.
+            for w in workers { close(w.jobs); close(w.results); close(w.log) }
+            close(jobs[1])
+            close(results[0])
+            serve(jobs: jobs[0], results: results[1], log: log)
+        }
+        close(jobs[0])
+        close(results[1])
+        return Worker(pid: pid, jobs: jobs[1], results: results[0], log: log)
+    }
+
+    /// The worker's loop: a job number in, its outcome out, until the parent closes.
+    private func serve(jobs: Int32, results: Int32, log: Int32) -> Never {
+        // A fault ends the worker at once: the Swift runtime's backtracer would print a
+        // page of frames and, for a raised signal, carry on with the job.
+        for s in [SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
+        dup2(log, 2)
+        if let extra = limits.addressSpace {
+            var now = rlimit()
+            getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &now)
+            let limit = rlim_t(clamping: WorkerPool.addressSpaceInUse() + extra)
+            var r = rlimit(rlim_cur: min(limit, now.rlim_max), rlim_max: now.rlim_max)
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r)
+        }
+        while true {
+            var n: Int32 = 0
+            guard WorkerPool.readFully(jobs, &n, 4) else { _exit(0) }
+            _ = ftruncate(log, 0)
+            _ = lseek(log, 0, SEEK_SET)
+            if let cpu = limits.cpuSeconds {
+                var usage = rusage()
+                getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+                var now = rlimit()
+                getrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &now)
+                let used = rlim_t(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                var r = rlimit(rlim_cur: min(used + rlim_t(cpu) + 1, now.rlim_max), rlim_max: now.rlim_max)
+                setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &r)
+            }
+            var outcome = run(Int(n))
+            let printed = WorkerPool.printed(log)
+            if !printed.isEmpty { outcome.warnings.append("the decoder printed: \(printed)") }
+            let bytes = OutcomeWire.encode(outcome)
+            var length = UInt32(bytes.count)
+            guard WorkerPool.writeFully(results, &length, 4),
+                  bytes.withUnsafeBytes({ WorkerPool.writeFully(results, $0.baseAddress!, bytes.count) }) else { _exit(1) }
+        }
+    }
+
+    /// What was written to `log` (a worker's stderr) this job: its lines joined, made
+    /// one safe line, at most 1000 characters.
+    static func printed(_ log: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { pread(log, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return "" }
+        let text = String(decoding: buffer[..<n], as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+        let joined = FileName.display(lines.joined(separator: "; "))
+        return joined.count > 1000 ? String(joined.prefix(1000)) + "..." : joined
+    }
+
+    /// VmSize from /proc/self/status, in bytes.
+    static func addressSpaceInUse() -> Int {
+        guard let f = fopen("/proc/self/status", "r") else { return 0 }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), f) != nil {
+            let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if s.hasPrefix("VmSize:") {
+                let digits = s.unicodeScalars.filter { ("0"..."9").contains($0) }
+                return (Int(String(String.UnicodeScalarView(digits))) ?? 0) * 1024
+            }
+        }
+        return 0
+    }
+
+    static func readFully(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = read(fd, p + done, count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    static func writeFully(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = write(fd, p + done, count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,84 @@
+import XCTest
+import Foundation
+
+/// A crash or a runaway inside a decoder costs one input: each input runs in a forked
+/// worker process, whose death the parent turns into that input's line.
+final class WorkerIsolationTests: XCTestCase {
+    override func setUpWithError() throws {
+        // A sanitizer's runtime thread (TSan's) means no forking: the batch then runs
+        // in-process, as -v says, and there is no isolation to test.
+        let r = CLI.run(["fit", "-v", "--size", "8x8", CLI.testImages + "/two-colour-8x8.png", "-o", CLI.tempDir() + "/o.png"])
+        if !r.stderr.contains("worker process") {
+            throw XCTSkip("SKIPPED: this imgscale runs inputs in-process here: \(r.stderr)")
+        }
+    }
+
+    func batch(_ dir: String) -> [String] {
+        for name in ["a", "b", "crash-1", "c", "crash-2", "d"] {
+            try? FileManager.default.copyItem(atPath: CLI.testImages + "/scene-640x427.jpg", toPath: "\(dir)/\(name).jpg")
+        }
+        return ["a", "b", "crash-1", "c", "crash-2", "d"].map { "\(dir)/\($0).jpg" }
+    }
+
+    func testACrashingInputCostsOnlyItselfAtAnyJobCount() throws {
+        let dir = CLI.tempDir()
+        let inputs = batch(dir)
+        var reports: [String] = []
+        for j in ["1", "2", "4"] {
+            let out = "\(dir)/out\(j)"
+            let r = CLI.sh("IMGSCALE_TEST_CRASH=crash- \"$IMGSCALE\" fill --size 64x48 -j\(j) --out-dir '\(out)' --report '\(dir)/r\(j).jsonl' "
+                           + inputs.map { "'\($0)'" }.joined(separator: " "))
+            XCTAssertEqual(r.status, 1, r.stderr)
+            for n in [1, 2] {
+                XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/crash-\(n).jpg: decoder crashed (SIGSEGV); nothing written\n"), r.stderr)
+            }
+            XCTAssertTrue(r.stderr.hasSuffix("4 ok, 2 failed in " + r.stderr.components(separatedBy: "4 ok, 2 failed in ").last!), r.stderr)
+            XCTAssertEqual(CLI.files(out), ["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+            let report = try String(contentsOfFile: "\(dir)/r\(j).jsonl", encoding: .utf8)
+            reports.append(report.replacingOccurrences(of: #""ms":[0-9]+"#, with: "", options: .regularExpression)
+                .replacingOccurrences(of: out, with: "OUT"))
+        }
+        // The report is in input order, the same at every -j.
+        XCTAssertEqual(Set(reports).count, 1, reports.joined(separator: "\n"))
+        let lines = reports[0].split(separator: "\n")
+        XCTAssertEqual(lines.count, 6)
+        XCTAssertTrue(lines[2].contains("crash-1.jpg") && lines[2].contains("\"status\":\"failed\""), String(lines[2]))
+        // Outputs are byte for byte those made without workers.
+        let plain = CLI.sh("IMGSCALE_IN_PROCESS=1 \"$IMGSCALE\" fill --size 64x48 -j2 --out-dir '\(dir)/plain' '\(inputs[0])' '\(inputs[1])'")
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        for name in ["a.jpg", "b.jpg"] {
+            XCTAssertEqual(FileManager.default.contents(atPath: "\(dir)/plain/\(name)"), FileManager.default.contents(atPath: "\(dir)/out2/\(name)"))
+        }
+    }
+
+    func testARunawayInputFailsAtItsCPULimit() throws {
+        let dir = CLI.tempDir()
+        // AVIF at effort 9 of 400x400 of noise takes aom many seconds of CPU.
+        let noise = [UInt8](try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom")).readData(ofLength: 400 * 400 * 3))
+        try Data(Crafted.signature + Crafted.chunk("IHDR", Crafted.be32(400) + Crafted.be32(400) + [8, 2, 0, 0, 0])
+                 + Crafted.chunk("IDAT", Crafted.zlibStored((0..<400).flatMap { [0] + noise[$0 * 1200 ..< ($0 + 1) * 1200] }))
+                 + Crafted.chunk("IEND", [])).write(to: URL(fileURLWithPath: dir + "/noise.png"))
+        let t0 = Date()
+        let r = CLI.run(["convert", "--max-cpu", "1", "--effort", "9", "--format", "avif", dir + "/noise.png",
+                         CLI.testImages + "/two-colour-8x8.png", "--out-dir", dir + "/out"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/noise.png: took more than 1 s of CPU (raise it with --max-cpu); nothing written"), r.stderr)
+        XCTAssertEqual(CLI.files(dir + "/out"), ["two-colour-8x8.avif"])
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 20)
+    }
+
+    func testInterruptStopsTheWorkersAndSaysSo() throws {
+        let dir = CLI.tempDir()
+        let inputs = (0..<200).map { i -> String in
+            let p = "\(dir)/in\(i).jpg"
+            try? FileManager.default.copyItem(atPath: CLI.testImages + "/scene-640x427.jpg", toPath: p)
+            return "'\(p)'"
+        }.joined(separator: " ")
+        let r = CLI.sh("\"$IMGSCALE\" fill --size 600x400 --filter lanczos -j2 --out-dir '\(dir)/out' \(inputs) & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo \"status $?\"; sleep 0.2; pgrep -a -x imgscale | grep -F '\(dir)/out' || true")
+        XCTAssertTrue(r.stdout.hasPrefix("status 130\n"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("imgscale: interrupted after "), r.stderr)
+        XCTAssertTrue(r.stderr.contains(" of 200 inputs"), r.stderr)
+        // No worker is left behind.
+        XCTAssertEqual(r.stdout, "status 130\n", r.stdout)
+    }
+}
