@@ -25,6 +25,8 @@ struct cjpeg_reader {
     const uint8_t *data;
     size_t size;
     int fail_severity;
+    /* The severity of the warning that fail_severity made fatal; 0 for none yet. */
+    int failed_severity;
     int tolerated;
     /* Set while a second decompressor re-reads what this one has already reported on:
        its warnings are not counted again. */

@@ -62,6 +62,7 @@ static void shim_emit_message(j_common_ptr cinfo, int level) {
         return;
     }
     if (!r || severity(cinfo->err->msg_code) >= r->fail_severity) {
+        if (r) r->failed_severity = severity(cinfo->err->msg_code);
         cinfo->err->error_exit(cinfo);
     }
     if (r->tolerated++ == 0) {
@@ -183,6 +184,7 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_mem
     r->cinfo.err = &r->error.base;
     if (setjmp(r->error.jump)) {
         copy_message(err, err_size, r->error.message);
+        info->failed_severity = r->failed_severity;
         cjpeg_reader_close(r);
         return NULL;
     }
@@ -420,6 +422,8 @@ int cjpeg_reader_tolerated(const cjpeg_reader *r, char *first, size_t first_size
     }
     return r->tolerated;
 }
+
+int cjpeg_reader_failed_severity(const cjpeg_reader *r) { return r->failed_severity; }
 
 int cjpeg_reader_skip(cjpeg_reader *r, uint32_t rows, char *err, size_t err_size) {
     if (setjmp(r->error.jump)) {

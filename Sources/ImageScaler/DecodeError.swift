@@ -17,6 +17,14 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case overBudget(needed: Int, budget: Int)
     /// The system refused memory the budget allowed (`ulimit -v`, a cgroup).
     case outOfMemory(Int)
+    /// Damage the decode was told to fail on, which `FailOn` level `tolerableAt` would
+    /// let through (decoding what is there, with a warning).
+    indirect case damaged(DecodeError, tolerableAt: FailOn)
+
+    /// `error`, marked as damage of kind `damage` (a `FailOn` severity).
+    static func refusing(_ error: DecodeError, damage: FailOn) -> DecodeError {
+        .damaged(error, tolerableAt: damage.strictestTolerating)
+    }
 
     public var description: String {
         switch self {
@@ -35,6 +43,7 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
             return "would need about \(MemoryBudget.describe(needed)), over the memory budget of \(MemoryBudget.describe(budget))"
         case .outOfMemory(let bytes):
             return "cannot allocate the \(MemoryBudget.describe(bytes)) it needs (out of memory)"
+        case .damaged(let error, _): return error.description
         }
     }
 }

@@ -25,6 +25,16 @@ public enum FailOn: String, CaseIterable, Sendable {
         }
     }
 
+    /// The strictest level that lets damage of this kind through (a warning passes at
+    /// `error`, corrupt data at `truncated`, missing data only at `none`).
+    var strictestTolerating: FailOn {
+        switch self {
+        case .warning: return .error
+        case .error: return .truncated
+        case .truncated, .none: return .none
+        }
+    }
+
     /// Whether damage of this kind is tolerated.
     func tolerates(_ damage: FailOn) -> Bool {
         let order: [FailOn] = [.warning, .error, .truncated]

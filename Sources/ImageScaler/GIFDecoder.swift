@@ -44,7 +44,7 @@ struct GIFDecoder: RowDecoder {
         }
         if status != 0 {
             let damage: FailOn = status == -2 ? .truncated : .error
-            guard options.failOn.tolerates(damage) else { throw DecodeError.invalid(.gif, message.text) }
+            guard options.failOn.tolerates(damage) else { throw DecodeError.refusing(.invalid(.gif, message.text), damage: damage) }
             info.warnings.append("damaged GIF decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); "
                                  + "\(done) of \(height) rows decoded, the rest left as background")
         }

@@ -151,6 +151,7 @@ public enum ImageFile {
         }
         defer { close(fd) }
         try writeAll(bytes, fd: fd, path: path)
+        keepOwnership(fd, of: target)
         let procPath = "/proc/self/fd/\(fd)"
         // Linking straight to the final name is atomic when nothing is there yet;
         // replacing a file needs a named temporary renamed over it.
@@ -181,6 +182,15 @@ public enum ImageFile {
         }
     }
 
+    /// A file replaced keeps its permission bits and, where the process may set them,
+    /// its owner and group, as `cp` over an existing file does (a 0600 key stays 0600).
+    private static func keepOwnership(_ fd: Int32, of target: String) {
+        var st = stat()
+        guard FileName.withCString(target, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return }
+        _ = fchown(fd, st.st_uid, st.st_gid)
+        _ = fchmod(fd, st.st_mode & 0o7777)
+    }
+
     /// Linux's O_TMPFILE, which the Glibc module does not import: __O_TMPFILE
     /// (020000000 on every Linux architecture glibc supports) with O_DIRECTORY.
     private static let oTmpfile: Int32 = 0o20000000 | O_DIRECTORY
@@ -201,6 +211,7 @@ public enum ImageFile {
                 _ = FileName.withCString(temp) { unlink($0) }
                 throw error
             }
+            keepOwnership(fd, of: target)
             guard close(fd) == 0 else {
                 let reason = errnoText()
                 _ = FileName.withCString(temp) { unlink($0) }

@@ -20,12 +20,25 @@ public enum JPEGCodec {
             // libjpeg's share of the budget: what the file bytes leave (0 = no limit).
             let libjpeg = maxMemory <= 0 || maxMemory == Int.max ? 0 : max(1, maxMemory - data.count)
             guard let reader = message.with({ cjpeg_reader_open(buf.baseAddress, buf.count, libjpeg, failOn.jpegSeverity, &raw, $0, $1) }) else {
-                throw DecodeError.jpeg(message.text)
+                throw refusal(message.text, severity: raw.failed_severity)
             }
             defer { cjpeg_reader_close(reader) }
             if libjpegOnly { cjpeg_reader_libjpeg_only(reader) }
-            return try body(reader, raw, &message)
+            do {
+                return try body(reader, raw, &message)
+            } catch DecodeError.jpeg(let text) {
+                throw refusal(text, severity: cjpeg_reader_failed_severity(reader))
+            }
         }
+    }
+
+    /// libjpeg's message, marked with the kind of damage when a warning the fail-on
+    /// level made fatal ended the decode, so the CLI can say which level decodes it.
+    private static func refusal(_ text: String, severity: Int32) -> DecodeError {
+        let kinds: [Int32: FailOn] = [Int32(CJPEG_SEVERITY_WARNING): .warning, Int32(CJPEG_SEVERITY_ERROR): .error,
+                                      Int32(CJPEG_SEVERITY_TRUNCATED): .truncated]
+        guard let damage = kinds[severity] else { return DecodeError.jpeg(text) }
+        return DecodeError.refusing(.jpeg(text), damage: damage)
     }
 
     /// Decodes at 1/`options.shrink` size (libjpeg's DCT scaling, the cheapest way to a

@@ -80,7 +80,7 @@ public enum PNGCodec {
             /// transparent with alpha), with a warning saying so.
             func judge(_ status: Int32, rowsDone: Int) throws {
                 let damage: FailOn = status == -2 ? .truncated : .error
-                guard options.failOn.tolerates(damage) else { throw DecodeError.png(message.text) }
+                guard options.failOn.tolerates(damage) else { throw DecodeError.refusing(.png(message.text), damage: damage) }
                 info.warnings.append("damaged PNG decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); "
                                      + (rowsDone < height ? "\(rowsDone) of \(height) rows decoded, the rest left black" : "all rows decoded"))
             }
@@ -248,7 +248,7 @@ public enum PNGCodec {
         guard count > 0 else { return }
         let text = first.text + (count > 1 ? " and \(count - 1) more warning\(count > 2 ? "s" : "")" : "")
         guard options.failOn.tolerates(.warning) else {
-            throw DecodeError.warning("libpng warning: \(text)")
+            throw DecodeError.refusing(.warning("libpng warning: \(text)"), damage: .warning)
         }
         info.warnings.append("libpng warning: \(text)")
     }

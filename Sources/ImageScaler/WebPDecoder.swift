@@ -71,7 +71,9 @@ struct WebPDecoder: RowDecoder {
             }
         }
         if status != 0 {
-            guard status == -2, options.failOn.tolerates(.truncated) else { throw DecodeError.invalid(.webp, message.text) }
+            guard status == -2, options.failOn.tolerates(.truncated) else {
+                throw status == -2 ? DecodeError.refusing(.invalid(.webp, message.text), damage: .truncated) : DecodeError.invalid(.webp, message.text)
+            }
             info.warnings.append("damaged WebP decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); "
                                  + "\(done) of \(height) rows decoded, the rest left black")
         }

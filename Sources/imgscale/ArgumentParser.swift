@@ -43,13 +43,17 @@ struct OptionSpec: Sendable {
     let value: String?
     let kind: OptionKind
     let help: String
+    /// May be given more than once, each value kept (`--size`, `--ignore`); any other
+    /// option with a value given twice is a usage error, never silently the last.
+    let repeatable: Bool
 
-    init(_ long: String, short: Character? = nil, value: String, _ kind: OptionKind, _ help: String) {
+    init(_ long: String, short: Character? = nil, value: String, _ kind: OptionKind, _ help: String, repeatable: Bool = false) {
         self.long = long
         self.short = short
         self.value = value
         self.kind = kind
         self.help = help
+        self.repeatable = repeatable
     }
 
     /// A flag (no `value`) or a free-text option.
@@ -59,6 +63,7 @@ struct OptionSpec: Sendable {
         self.value = value
         self.kind = value == nil ? .flag : .text
         self.help = help
+        repeatable = false
     }
 
     /// Checks `text` against the kind; the usage error names the option.
@@ -152,6 +157,9 @@ struct ArgumentParser {
                 guard i + 1 < args.count else { throw UsageError(message: "option '--\(spec.long)' needs a value (\(spec.value!))") }
                 i += 1
                 text = args[i]
+            }
+            if !spec.repeatable, let earlier = result.values[spec.long]?.first {
+                throw UsageError(message: "--\(spec.long) given twice ('\(FileName.display(earlier))' and '\(FileName.display(text))'); it takes one value")
             }
             result.typed[spec.long, default: []].append(try spec.check(text))
             result.values[spec.long, default: []].append(text)

@@ -15,9 +15,18 @@ struct BatchPlanner {
 
     func jobs() throws -> [Job] {
         var inputs = args.positionals
+        if args.value("output") == "-" && args.value("report") == "-" {
+            throw UsageError(message: "-o - and --report - would both write to stdout; send the report to a file")
+        }
         if let list = args.value("files-from") {
             if list == "-" && inputs.contains("-") {
                 throw UsageError(message: "stdin ('-') cannot be both an input and the --files-from list")
+            }
+            for option in ["output", "report"] {
+                if let path = args.value(option), path != "-", list != "-",
+                   let id = PathIdentity(path: list).fileID, PathIdentity(path: path).fileID == id || PathIdentity(path: path).canonical == PathIdentity(path: list).canonical {
+                    throw UsageError(message: "--\(option) '\(FileName.display(path))' is the --files-from list; write it elsewhere")
+                }
             }
             inputs += try readList(list, nul: args.has("null"))
         }
@@ -27,6 +36,11 @@ struct BatchPlanner {
 
         var jobs: [Job] = []
         if let output = args.value("output") {
+            guard !output.isEmpty else { throw UsageError(message: "-o needs a file name, not ''") }
+            if let format, let named = ImageFormat.fromExtension(of: output), named != format {
+                throw UsageError(message: "-o '\(FileName.display(output))' names a \(named.displayName) file but --format is \(format.rawValue); "
+                                 + "give a .\(format.fileExtension) name, or leave --format out")
+            }
             guard inputs.count == 1 else {
                 throw UsageError(message: "-o takes exactly one input, got \(inputs.count); use --out-dir DIR for several")
             }
@@ -45,6 +59,9 @@ struct BatchPlanner {
                 throw UsageError(message: "no output: give -o OUTPUT for one input, or --out-dir DIR")
             }
             let template = args.value("name") ?? "{name}"
+            if ["", ".", ".."].contains(template) || template.hasSuffix("/") {
+                throw UsageError(message: "--name '\(FileName.display(template))' names no file; give a template like '{stem}.png'")
+            }
             if operations.count > 1 && !template.contains("{w}") && !template.contains("{h}") {
                 throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.png'")
             }
@@ -57,6 +74,11 @@ struct BatchPlanner {
                     // Joined as a shell would: an absolute name stands alone (and is then
                     // refused for leaving the directory).
                     let path = name.hasPrefix("/") ? name : dir.hasSuffix("/") ? dir + name : dir + "/" + name
+                    // Checked before any directory is made: a name the filesystem refuses
+                    // would otherwise fail every input after creating their folders.
+                    if let long = path.split(separator: "/").first(where: { FileName.bytes(String($0)).count > 255 }) {
+                        throw UsageError(message: "--name makes '\(FileName.display(String(long.prefix(40))))...', \(FileName.bytes(String(long)).count) bytes; a file name has at most 255")
+                    }
                     var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation)
                     if ImageFormat.isUnwritableImageExtension(of: path) {
                         output.failure = "cannot write '\(FileName.display(path))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); give --format or a --name with .png, .jpg or .webp"

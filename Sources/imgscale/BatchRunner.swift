@@ -130,10 +130,12 @@ final class BatchRunner: Sendable {
 
     /// Like make: an output at least as new as its input needs no rebuild. Its size,
     /// from its header, goes in the report; an output that cannot be read is rebuilt.
+    /// Only a regular file can be up to date: a FIFO, device or pipe output is never
+    /// read (that would block), always written.
     private func upToDateSize(input: String, output: String) -> Size? {
         var i = stat(), o = stat()
-        guard FileName.withCString(input, { stat($0, &i) }) == 0,
-              FileName.withCString(output, { stat($0, &o) }) == 0,
+        guard output != "-", FileName.withCString(input, { stat($0, &i) }) == 0,
+              FileName.withCString(output, { stat($0, &o) }) == 0, (o.st_mode & S_IFMT) == S_IFREG,
               (o.st_mtim.tv_sec, o.st_mtim.tv_nsec) >= (i.st_mtim.tv_sec, i.st_mtim.tv_nsec) else { return nil }
         guard let data = try? ImageFile.readImage(output, limit: settings.decode.maxMemory),
               let info = try? ImageCodec.info(data) else { return nil }

@@ -69,7 +69,7 @@ enum Commands {
             {dir} in --name is the input's directory as given; outputs must stay inside --out-dir.
 
             """ + filterHelp,
-            options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode"),
+            options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode", repeatable: true),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
                       originOption, gravityOption, filterOption, noUpscaleOption] + outputOptions,
             run: { args in try runImages(args, operations: try fillOperations(args)) }),
@@ -91,7 +91,7 @@ enum Commands {
                        "imgscale fit --size 320x --size 640x --size 1280x --size 1920x --no-upscale photo.jpg --out-dir web --name '{stem}-{w}w.jpg'",
                        "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png"],
             details: filterHelp,
-            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs"),
+            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs", repeatable: true),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
                       filterOption, noUpscaleOption] + outputOptions,
             run: { args in
@@ -111,7 +111,9 @@ enum Commands {
             options: [OptionSpec("source", value: "WxH", .size(), "source image size (required)"),
                       OptionSpec("size", value: "WxH", .size(), "target size (required)"),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
-                      originOption, gravityOption,
+                      originOption,
+                      OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]),
+                                 "where the crop sits: centre north south east west northeast northwest southeast southwest (entropy needs the pixels, so only fill takes it)"),
                       OptionSpec("orientation", value: "N", .int(1...8), "EXIF orientation 1-8 of the source (default 1)")],
             run: runPlan),
         CommandSpec(
@@ -122,7 +124,7 @@ enum Commands {
                        "imgscale convert logo.png -o logo.jpg --background 000000",
                        "imgscale convert --out-dir png --format png *.jpg"],
             details: "With --size the image is also scaled to fit the box, as fit does.",
-            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "also scale to fit WxH (Wx or xH bound one side); repeatable"),
+            options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "also scale to fit WxH (Wx or xH bound one side); repeatable", repeatable: true),
                       filterOption, noUpscaleOption] + outputOptions,
             run: { args in
                 let sizes = args.sizes("size")
@@ -157,7 +159,7 @@ enum Commands {
             options: [OptionSpec("tolerance", value: "N", .int(0...255), "channel difference still counted equal (default 0)"),
                       OptionSpec("threshold", value: "T", .number, "perceptual rule: pixelmatch's YIQ threshold 0-1 (0.1 is its default)"),
                       OptionSpec("antialiasing", value: "ignore|count", .choice(["ignore", "count"]), "with --threshold: anti-aliased pixels (default ignore)"),
-                      OptionSpec("ignore", value: "X,Y,W,H", .rect, "leave this rect out of the comparison (repeatable)"),
+                      OptionSpec("ignore", value: "X,Y,W,H", .rect, "leave this rect out of the comparison (repeatable)", repeatable: true),
                       OptionSpec("mask", value: "PATH", "an image the size of both: its black or transparent pixels are not compared"),
                       OptionSpec("min-psnr", value: "dB", .number, "match when PSNR >= DB, instead of the pixel count"),
                       OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),

@@ -11,6 +11,8 @@ enum ErrorText {
             return "\(error) (raise it with --max-memory)"
         case DecodeError.warning:
             return "\(error) (--fail-on error accepts it)"
+        case DecodeError.damaged(_, let level):
+            return "\(error) (--fail-on \(level.rawValue) " + (level == .error ? "accepts it)" : "decodes what is there)")
         default:
             return "\(error)"
         }

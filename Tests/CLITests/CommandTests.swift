@@ -27,7 +27,7 @@ final class CommandTests: XCTestCase {
         let full = CLI.bytes(CLI.testImages + "/scene-640x427.jpg")!
         _ = FileManager.default.createFile(atPath: dir + "/cut.jpg", contents: full.prefix(full.count / 2))
         let expectations = [("empty.png", "empty file"), ("text.png", "not a PNG, JPEG, WebP, HEIC, AVIF or GIF file (unrecognised signature)"),
-                            ("cut.jpg", "invalid JPEG: Premature end of JPEG file"), ("missing.png", "No such file or directory")]
+                            ("cut.jpg", "invalid JPEG: Premature end of JPEG file (--fail-on none decodes what is there)"), ("missing.png", "No such file or directory")]
         for (name, reason) in expectations {
             let r = CLI.run(["convert", dir + "/" + name, "-o", dir + "/out-" + name + ".png"])
             XCTAssertEqual(r.status, 1, name)

@@ -276,3 +276,44 @@ final class WebPBudgetTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/o.png"))
     }
 }
+
+/// A refusal that a lower --fail-on would decode says which level, and it is true.
+final class FailOnHintTests: XCTestCase {
+    func testEveryDamageRefusalNamesTheLevelThatDecodesIt() throws {
+        let dir = CLI.tempDir()
+        let jpeg = try XCTUnwrap(CLI.bytes(CLI.testImages + "/scene-640x427.jpg"))
+        let png = try XCTUnwrap(CLI.bytes(CLI.testImages + "/scene-640x427.png"))
+        func write(_ name: String, _ bytes: Data) { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: bytes) }
+        write("cut.jpg", jpeg.prefix(jpeg.count / 2))
+        // Bytes between two markers: libjpeg's "extraneous bytes" warning.
+        let sos = try XCTUnwrap((2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+        write("extraneous.jpg", jpeg.prefix(sos) + Data([1, 2, 3]) + jpeg.suffix(from: sos))
+        write("cut.png", png.prefix(png.count / 2))
+        // A bad filter type (9) in the first row: corrupt image data.
+        var raw = [UInt8](repeating: 0, count: 4 * 17)
+        raw[0] = 9
+        let filter = Crafted.signature + Crafted.chunk("IHDR", Crafted.be32(16) + Crafted.be32(4) + [8, 0, 0, 0, 0])
+            + Crafted.chunk("IDAT", Crafted.zlibStored(raw)) + Crafted.chunk("IEND", [])
+        write("filter.png", Data(filter))
+        try python("""
+        from PIL import Image
+        Image.new('P', (40, 30), 3).save('full.gif')
+        b = open('full.gif', 'rb').read()
+        open('cut.gif', 'wb').write(b[:len(b) - 8])
+        Image.new('RGB', (64, 48), (9, 90, 200)).save('full.webp', quality=80)
+        b = open('full.webp', 'rb').read()
+        open('cut.webp', 'wb').write(b[:len(b) * 2 // 3])
+        """, in: dir)
+        let expected = ["cut.jpg": "none", "extraneous.jpg": "error", "cut.png": "none", "filter.png": "truncated",
+                        "cut.gif": "none", "cut.webp": "none"]
+        for (name, level) in expected.sorted(by: { $0.key < $1.key }) {
+            let strict = CLI.run(["convert", dir + "/" + name, "-o", dir + "/out.png"])
+            XCTAssertEqual(strict.status, 1, "\(name): \(strict.stderr)")
+            XCTAssertTrue(strict.stderr.contains("(--fail-on \(level) "), "\(name): \(strict.stderr)")
+            XCTAssertEqual(strict.stderr.split(separator: "\n").count, 1, strict.stderr)
+            let lenient = CLI.run(["convert", "--fail-on", level, dir + "/" + name, "-o", dir + "/out.png"])
+            XCTAssertEqual(lenient.status, 0, "\(name) at \(level): \(lenient.stderr)")
+            try? FileManager.default.removeItem(atPath: dir + "/out.png")
+        }
+    }
+}

@@ -35,6 +35,9 @@ typedef struct {
     int comments;            /* number of COM markers */
     uint64_t coefficient_bytes; /* whole-image coefficient buffer a progressive or
                                    multi-scan decode allocates; 0 for single-scan */
+    /* When cjpeg_reader_open fails on a warning fail_severity made fatal, its
+       CJPEG_SEVERITY_*; else 0. */
+    int failed_severity;
 } cjpeg_info;
 
 /* Metadata to embed in an output, each block written unchanged (NULL or 0 for none). */
@@ -71,6 +74,10 @@ cjpeg_reader *cjpeg_reader_open(const uint8_t *data, size_t size, size_t max_mem
 
 /* How many warnings were tolerated so far; the first one's message goes to first. */
 int cjpeg_reader_tolerated(const cjpeg_reader *reader, char *first, size_t first_size);
+
+/* The CJPEG_SEVERITY_* of the warning that failed the decode because of its
+   fail_severity, or 0 when the failure was none of those (a fatal libjpeg error). */
+int cjpeg_reader_failed_severity(const cjpeg_reader *reader);
 
 /* Leaves all entropy decoding to libjpeg, before start: the reference imgscale's own
    decoders are tested against. */
