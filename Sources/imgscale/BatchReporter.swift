@@ -106,7 +106,7 @@ final class BatchReporter: Sendable {
     }
 
     /// The report's JSON lines for one input, one per output.
-    private static func lines(_ outcome: InputOutcome) -> String {
+    static func lines(_ outcome: InputOutcome) -> String {
         var text = ""
         for output in outcome.outputs {
             var json = JSON()

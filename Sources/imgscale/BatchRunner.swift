@@ -39,26 +39,26 @@ final class BatchRunner: Sendable {
         // last would leave the other cores idle at the end of the batch.
         let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
         let forkable = isolated && WorkerPool.available
+        // Twice the budget and half a gigabyte over what the process has: the budget is
+        // an estimate, and threads reserve address space of their own.
+        let budget = settings.decode.maxMemory
+        let limits = WorkerPool.Limits(addressSpace: budget > 0 && budget < Int.max / 4 ? 2 * budget + (512 << 20) : nil, cpuSeconds: cpuSeconds)
         if reporter.verbose {
-            Console.err("imgscale: \(jobs.count) input\(jobs.count == 1 ? "" : "s") on \(workers) "
-                        + (forkable ? "worker process\(workers == 1 ? "" : "es")" : "thread\(workers == 1 ? "" : "s") of this process"
-                           + (isolated ? " (it has threads already, so it cannot fork workers)" : "")))
+            let place = !isolated ? "threads of this process"
+                : jobs.count == 1 ? "this process, guarded (a crash fails it with one line)"
+                : forkable ? "\(workers) worker process\(workers == 1 ? "" : "es")"
+                : "threads of this process (it has threads already, so it cannot fork workers)"
+            Console.err("imgscale: \(jobs.count) input\(jobs.count == 1 ? "" : "s") on \(place)")
+        }
+        if isolated && jobs.count == 1 {
+            let job = jobs[0]
+            let outcome = CrashGuard.run(limits: limits, reportFD: reporter.report, display: FileName.display(job.input),
+                                         outcome: { failed(job, $0) }) { runIsolated(job) }
+            reporter.record(outcome, position: 0)
+            return reporter.finish()
         }
         if forkable {
-            // Twice the budget and half a gigabyte over what the worker starts with:
-            // the budget is an estimate, and threads reserve address space of their own.
-            let budget = settings.decode.maxMemory
-            let limits = WorkerPool.Limits(addressSpace: budget > 0 ? 2 * budget + (512 << 20) : nil, cpuSeconds: cpuSeconds)
-            // For the tests of the isolation itself: a worker given an input whose path
-            // contains IMGSCALE_TEST_CRASH dies as a decoder would (no real library
-            // crash stays reachable once the inputs that caused them are refused).
-            let crashOn = getenv("IMGSCALE_TEST_CRASH").map { String(cString: $0) }
-            let pool = WorkerPool(limits: limits) { [self] i in
-                if let crashOn, !crashOn.isEmpty, jobs[order[i]].input.contains(crashOn) {
-                    UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = 1
-                }
-                return runOne(jobs[order[i]])
-            }
+            let pool = WorkerPool(limits: limits) { [self] i in runIsolated(jobs[order[i]]) }
             let finished = pool.runAll(count: jobs.count, width: workers,
                                        record: { i, outcome in reporter.record(outcome, position: order[i]) },
                                        crashed: { i, why in failed(jobs[order[i]], why) })
@@ -114,6 +114,16 @@ final class BatchRunner: Sendable {
             for i in wanted { outcomes[i].error = reason }
             return .init(input: job.input, error: reason, outputs: outcomes, milliseconds: ms())
         }
+    }
+
+    /// `runOne` where a crash is survived. For the tests of the isolation itself, an
+    /// input whose path contains IMGSCALE_TEST_CRASH faults as a decoder would (no real
+    /// library crash stays reachable once the inputs that caused them are refused).
+    private func runIsolated(_ job: Job) -> BatchReporter.InputOutcome {
+        if let crashOn = getenv("IMGSCALE_TEST_CRASH").map({ String(cString: $0) }), !crashOn.isEmpty, job.input.contains(crashOn) {
+            UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = 1
+        }
+        return runOne(job)
     }
 
     /// The outcome of an input whose worker died: every output it had not already

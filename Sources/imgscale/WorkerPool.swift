@@ -204,27 +204,13 @@ final class WorkerPool {
         // page of frames and, for a raised signal, carry on with the job.
         for s in [SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
         dup2(log, 2)
-        if let extra = limits.addressSpace {
-            var now = rlimit()
-            getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &now)
-            let limit = rlim_t(clamping: WorkerPool.addressSpaceInUse() + extra)
-            var r = rlimit(rlim_cur: min(limit, now.rlim_max), rlim_max: now.rlim_max)
-            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r)
-        }
+        WorkerPool.applyAddressSpace(limits)
         while true {
             var n: Int32 = 0
             guard WorkerPool.readFully(jobs, &n, 4) else { _exit(0) }
             _ = ftruncate(log, 0)
             _ = lseek(log, 0, SEEK_SET)
-            if let cpu = limits.cpuSeconds {
-                var usage = rusage()
-                getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-                var now = rlimit()
-                getrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &now)
-                let used = rlim_t(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-                var r = rlimit(rlim_cur: min(used + rlim_t(cpu) + 1, now.rlim_max), rlim_max: now.rlim_max)
-                setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &r)
-            }
+            WorkerPool.applyCPU(limits)
             var outcome = run(Int(n))
             let printed = WorkerPool.printed(log)
             if !printed.isEmpty { outcome.warnings.append("the decoder printed: \(printed)") }
@@ -233,6 +219,28 @@ final class WorkerPool {
             guard WorkerPool.writeFully(results, &length, 4),
                   bytes.withUnsafeBytes({ WorkerPool.writeFully(results, $0.baseAddress!, bytes.count) }) else { _exit(1) }
         }
+    }
+
+    /// Limits this process's address space to what it uses now plus the limit's share.
+    static func applyAddressSpace(_ limits: Limits) {
+        guard let extra = limits.addressSpace else { return }
+        var now = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &now)
+        let limit = rlim_t(clamping: WorkerPool.addressSpaceInUse() + extra)
+        var r = rlimit(rlim_cur: min(limit, now.rlim_max), rlim_max: now.rlim_max)
+        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &r)
+    }
+
+    /// Lets this process use the limit's CPU seconds from now on (SIGXCPU after).
+    static func applyCPU(_ limits: Limits) {
+        guard let cpu = limits.cpuSeconds else { return }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        var now = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &now)
+        let used = rlim_t(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        var r = rlimit(rlim_cur: min(used + rlim_t(cpu) + 1, now.rlim_max), rlim_max: now.rlim_max)
+        setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &r)
     }
 
     /// What was written to `log` (a worker's stderr) this job: its lines joined, made

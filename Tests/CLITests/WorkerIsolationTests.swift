@@ -7,7 +7,8 @@ final class WorkerIsolationTests: XCTestCase {
     override func setUpWithError() throws {
         // A sanitizer's runtime thread (TSan's) means no forking: the batch then runs
         // in-process, as -v says, and there is no isolation to test.
-        let r = CLI.run(["fit", "-v", "--size", "8x8", CLI.testImages + "/two-colour-8x8.png", "-o", CLI.tempDir() + "/o.png"])
+        let input = CLI.testImages + "/two-colour-8x8.png"
+        let r = CLI.run(["fit", "-v", "--size", "8x8", input, CLI.testImages + "/gray-alpha-31x29.png", "--out-dir", CLI.tempDir()])
         if !r.stderr.contains("worker process") {
             throw XCTSkip("SKIPPED: this imgscale runs inputs in-process here: \(r.stderr)")
         }
@@ -80,5 +81,21 @@ final class WorkerIsolationTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains(" of 200 inputs"), r.stderr)
         // No worker is left behind.
         XCTAssertEqual(r.stdout, "status 130\n", r.stdout)
+    }
+
+    /// A single input runs in the CLI's own process, guarded: the same line, its report
+    /// line and exit status 1 when it crashes, and the same CPU bound.
+    func testASingleInputIsGuardedInProcess() throws {
+        let dir = CLI.tempDir()
+        let input = dir + "/crash-me.png"
+        try FileManager.default.copyItem(atPath: CLI.testImages + "/two-colour-8x8.png", toPath: input)
+        let v = CLI.run(["fit", "-v", "--size", "4x4", CLI.testImages + "/two-colour-8x8.png", "-o", dir + "/ok.png"])
+        XCTAssertTrue(v.stderr.contains("1 input on this process, guarded"), v.stderr)
+        let r = CLI.sh("IMGSCALE_TEST_CRASH=crash-me \"$IMGSCALE\" fit --size 4x4 '\(input)' -o '\(dir)/out.png' --report '\(dir)/r.jsonl'")
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stderr, "imgscale: \(input): decoder crashed (SIGSEGV); nothing written\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.png"))
+        let report = try String(contentsOfFile: dir + "/r.jsonl", encoding: .utf8)
+        XCTAssertTrue(report.contains("\"status\":\"failed\",\"error\":\"decoder crashed (SIGSEGV); nothing written\""), report)
     }
 }

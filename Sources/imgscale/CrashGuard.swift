@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// What the handlers below write, made before the job starts: a signal handler may
+/// only call write and _exit. Indexed by signal number.
+nonisolated(unsafe) private var guardMessages: [(line: [UInt8], report: [UInt8])] = []
+nonisolated(unsafe) private var guardReportFD: Int32 = -1
+
+/// A batch of one input runs in this process rather than in a forked worker (a fork
+/// and a second process to tear down cost more than a small thumbnail): under the same
+/// address-space and CPU limits, and with handlers that turn a fatal signal into the
+/// same line a worker's death gives, `imgscale: x.heic: decoder crashed (SIGSEGV);
+/// nothing written`, its report line, and exit status 1. The handlers run on their own
+/// stack, so a decoder's stack overflow is caught too.
+enum CrashGuard {
+    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU]
+
+    /// Runs `body` guarded; `describe(signal)` gives the input's outcome for a signal.
+    static func run<T>(limits: WorkerPool.Limits, reportFD: Int32?, display: String,
+                       outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> T {
+        var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
+        for s in fatal {
+            let why = s == SIGXCPU ? "took more than \(limits.cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
+                                   : "decoder crashed (\(WorkerPool.signalName(s))); nothing written"
+            messages[Int(s)] = (Array("imgscale: \(display): \(why)\n".utf8), Array(BatchReporter.lines(outcome(why)).utf8))
+        }
+        guardMessages = messages
+        guardReportFD = reportFD ?? -1
+        let stackSize = 256 << 10
+        let stack = UnsafeMutableRawPointer.allocate(byteCount: stackSize, alignment: 16)
+        var alternate = stack_t(ss_sp: stack, ss_flags: 0, ss_size: stackSize)
+        sigaltstack(&alternate, nil)
+        var action = Glibc.sigaction()
+        action.__sigaction_handler.sa_handler = { s in
+            let m = guardMessages[Int(s)]
+            _ = m.line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            if guardReportFD >= 0 { _ = m.report.withUnsafeBytes { write(guardReportFD, $0.baseAddress, $0.count) } }
+            _exit(1)
+        }
+        action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
+        sigemptyset(&action.sa_mask)
+        var previous = [Glibc.sigaction](repeating: Glibc.sigaction(), count: fatal.count)
+        for (i, s) in fatal.enumerated() { sigaction(s, &action, &previous[i]) }
+        WorkerPool.applyAddressSpace(limits)
+        WorkerPool.applyCPU(limits)
+        defer {
+            for (i, s) in fatal.enumerated() { sigaction(s, &previous[i], nil) }
+            var off = stack_t(ss_sp: nil, ss_flags: Int32(SS_DISABLE), ss_size: 0)
+            sigaltstack(&off, nil)
+            stack.deallocate()
+        }
+        return body()
+    }
+}
