@@ -161,6 +161,14 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         return (o, warnings + more)
     }
 
+    /// `encode`, and a warning when the options asked for what the image could not be
+    /// given (a palette for more than 256 colours), for the input's lines.
+    func encodeReporting(_ image: PixelBuffer, options: EncodeOptions) throws -> (bytes: [UInt8], warnings: [String]) {
+        let bytes = try encode(image, options: options)
+        guard self == .png, options.palette, !PNGEncoder.isPalette(bytes) else { return (bytes, []) }
+        return (bytes, ["--palette: more than 256 colours, so written as \(image.channels == 4 || image.channels == 2 ? "RGBA" : "RGB") PNG"])
+    }
+
     /// A whole image in this format (palette images where the format and options want them).
     func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
         switch self {

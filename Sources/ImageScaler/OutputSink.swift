@@ -78,8 +78,10 @@ final class OutputSink {
         }
         let image = plan.operation.padded(Orienter.upright(resampler.finish(below: lower), plan.orientation))
         let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
-        return RenderResult(bytes: try format.encode(final, options: encoding(final.channels)), size: final.size, info: info,
-                            decodeScale: resample.shrink)
+        let (bytes, warnings) = try format.encodeReporting(final, options: encoding(final.channels))
+        var reported = info
+        reported.warnings += warnings.filter { !reported.warnings.contains($0) }
+        return RenderResult(bytes: bytes, size: final.size, info: reported, decodeScale: resample.shrink)
     }
 
     /// The resampled pixels, upright and letterboxed (no encoding).

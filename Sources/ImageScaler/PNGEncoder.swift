@@ -62,6 +62,9 @@ final class PNGEncoder: RowEncoder {
         return (o, ["ICC profile not carried into the PNG: libpng refuses it (\(why.text))"])
     }
 
+    /// Whether PNG bytes are a palette image (IHDR's colour type 3).
+    static func isPalette(_ png: [UInt8]) -> Bool { png.count > 25 && png[25] == 3 }
+
     /// A whole buffer. With `options.palette`, an image of at most 256 colours is
     /// written as an 8-bit palette image (tRNS carrying any alpha).
     static func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {

@@ -82,8 +82,10 @@ struct RenderExecutor: Sendable {
                                                       splitRegions: splitRegions).image()
             let o = outputs[i]
             let final = o.flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
-            results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)),
-                                      size: final.size, info: decoded)
+            let (bytes, warnings) = try o.format.encodeReporting(final, options: o.encoding(final.channels))
+            var reported = decoded
+            reported.warnings += warnings.filter { !reported.warnings.contains($0) }
+            results[i] = RenderResult(bytes: bytes, size: final.size, info: reported)
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]

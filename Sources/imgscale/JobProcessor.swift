@@ -20,7 +20,14 @@ enum JobProcessor {
         for (i, result) in zip(wanted, rendered) {
             results[i] = Result { try ImageFile.write(result.bytes, to: job.outputs[i].path); return result.size }
         }
-        return (results, rendered.first?.info.warnings ?? [], describeDecodes(rendered))
+        // An output's own warnings (a palette it could not have) join the input's.
+        var warnings: [String] = []
+        for w in rendered.flatMap(\.info.warnings) where !warnings.contains(w) { warnings.append(w) }
+        var decodes = describeDecodes(rendered)
+        if let info = rendered.first?.info, info.bitDepth > 8 {
+            decodes += "; its \(info.bitDepth)-bit samples written as 8-bit"
+        }
+        return (results, warnings, decodes)
     }
 
     /// "2 decodes for 3 outputs: 1/1 for 1920x1440 1280x960, 1/4 for 320x240".

@@ -61,4 +61,16 @@ final class UsagePromiseTests: XCTestCase {
         XCTAssertEqual(stat(golden, &st), 0)
         XCTAssertEqual(st.st_mode & 0o7777, 0o640)
     }
+
+    /// What was asked for and not done is said: a palette for a photo, 16 bits made 8.
+    func testSilentDropsAreSaid() throws {
+        let dir = CLI.tempDir()
+        let photo = CLI.run(["convert", "--palette", CLI.testImages + "/scene-640x427.png", "-o", dir + "/p.png"])
+        XCTAssertEqual(photo.status, 0)
+        XCTAssertTrue(photo.stderr.contains("warning: --palette: more than 256 colours, so written as RGB PNG"), photo.stderr)
+        let few = CLI.run(["convert", "--palette", input, "-o", dir + "/q.png"])
+        XCTAssertEqual(few.stderr, "")
+        let deep = CLI.run(["fit", "-v", "--size", "8x8", CLI.testImages + "/gray16-33x17.png", "-o", dir + "/g.png"])
+        XCTAssertTrue(deep.stderr.contains("its 16-bit samples written as 8-bit"), deep.stderr)
+    }
 }
