@@ -221,9 +221,10 @@ final class WorkerPool {
         }
     }
 
-    /// Limits this process's address space to what it uses now plus the limit's share.
+    /// Limits this process's address space to what it uses now plus the limit's share;
+    /// not under a sanitizer, whose allocator and shadow map memory no such limit allows for.
     static func applyAddressSpace(_ limits: Limits) {
-        guard let extra = limits.addressSpace else { return }
+        guard let extra = limits.addressSpace, !sanitized else { return }
         var now = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &now)
         let limit = rlim_t(clamping: WorkerPool.addressSpaceInUse() + extra)
@@ -254,6 +255,13 @@ final class WorkerPool {
         let joined = FileName.display(lines.joined(separator: "; "))
         return joined.count > 1000 ? String(joined.prefix(1000)) + "..." : joined
     }
+
+    /// Whether AddressSanitizer's or ThreadSanitizer's runtime is in this process.
+    static let sanitized: Bool = {
+        let handle = dlopen(nil, RTLD_NOW)
+        defer { if let handle { dlclose(handle) } }
+        return dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil
+    }()
 
     /// VmSize from /proc/self/status, in bytes.
     static func addressSpaceInUse() -> Int {
