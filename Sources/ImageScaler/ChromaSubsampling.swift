@@ -6,5 +6,6 @@ public enum ChromaSubsampling: String, Sendable, CaseIterable {
     case s420 = "420"
 
     /// The number the C shim takes.
+    /// Invariant: every raw value ("444", "422", "420") is digits.
     var code: Int32 { Int32(rawValue)! }
 }

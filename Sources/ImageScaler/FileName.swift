@@ -16,6 +16,7 @@ public enum FileName {
                 scalars.append(scalar)
                 i += length
             } else {
+                // Invariant: U+10FF00 + a byte is a valid scalar (up to U+10FFFF).
                 scalars.append(Unicode.Scalar(escapeBase + UInt32(raw[i]))!)
                 i += 1
             }

@@ -230,6 +230,7 @@ public enum JPEGCodec {
                             try eighth.rows(firstRow + row ..< firstRow + row + count, x: x, width: width, state: &state, into: $0.baseAddress!)
                         }
                     } else {
+                        // Invariant: rows past `split` exist only when `lower` was started.
                         lower!.wait()
                         if let failure = lower!.failure { throw failure }
                         chunk = Array(lower!.pixels[(row - split) * stride ..< (row - split + count) * stride])

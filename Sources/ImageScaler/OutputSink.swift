@@ -53,7 +53,7 @@ final class OutputSink {
     func add(_ chunk: RowChunk) throws {
         if let (encoder, rows) = copier {
             try encoder.write(chunk.pixels, count: chunk.count, bytesPerRow: chunk.bytesPerRow)
-            copier!.rows = rows + chunk.count
+            copier!.rows = rows + chunk.count  // Invariant: inside `if let copier`.
             return
         }
         guard let resampler else { return }
@@ -86,6 +86,7 @@ final class OutputSink {
 
     /// The resampled pixels, upright and letterboxed (no encoding).
     func image() -> PixelBuffer {
+        // Invariant: asked only of a sink that resamples (the whole path's own image()).
         plan.operation.padded(Orienter.upright(resampler!.finish(), plan.orientation))
     }
 }

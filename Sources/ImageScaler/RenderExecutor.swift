@@ -51,6 +51,8 @@ struct RenderExecutor: Sendable {
             }
         }
         return byShrink.keys.sorted().map { shrink in
+            // Invariant: the keys iterated are byShrink's own; the sinks below are made
+            // for every plan the passes hold.
             let members = byShrink[shrink]!
             let windows = members.map { plans[$0].resample?.window }
             var union: Rect? = nil

@@ -172,6 +172,7 @@ struct ArgumentParser {
             } else if arg.hasPrefix("--") {
                 let body = arg.dropFirst(2)
                 let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                // Invariant: the index is looked for only where `contains` found it.
                 let inline = body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
                 guard let spec = options.first(where: { $0.long == name }) else {
                     throw UsageError(message: "unknown option '--\(name)'" + Suggestion.hint(name, among: options.map(\.long), prefix: "--"))

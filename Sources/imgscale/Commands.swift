@@ -297,6 +297,7 @@ enum Commands {
         guard var source = args.size("source") else { throw UsageError(message: "plan needs --source WxH") }
         guard args.positionals.isEmpty else { throw UsageError(message: "plan reads no files; unexpected '\(args.positionals[0])'") }
         if let o = args.int("orientation") {
+            // Invariant: the option table accepts 1...8 only, every one an Orientation.
             let orientation = Orientation(rawValue: o)!
             if orientation.swapsAxes { source = Size(width: source.height, height: source.width) }
         }

@@ -99,6 +99,7 @@ func topHelp() -> String {
 // argv as bytes: CommandLine.arguments would replace a name's non-UTF-8 bytes with
 // U+FFFD, and then open a different file.
 let argv = (1..<Int(CommandLine.argc)).map { i -> String in
+    // Invariant: argv[1 ..< argc] are never NULL.
     let p = CommandLine.unsafeArgv[i]!
     return FileName.decode(UnsafeRawBufferPointer(start: p, count: strlen(p)))
 }
