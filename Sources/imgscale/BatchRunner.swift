@@ -52,9 +52,8 @@ final class BatchRunner: Sendable {
         }
         if isolated && jobs.count == 1 {
             let job = jobs[0]
-            var (outcome, printed) = CrashGuard.run(limits: limits, reportFD: reporter.report, display: FileName.display(job.input),
-                                                    outcome: { failed(job, $0) }) { runIsolated(job) }
-            if !printed.isEmpty { outcome.warnings.append("the decoder printed: \(printed)") }
+            let outcome = CrashGuard.run(limits: limits, reportFD: reporter.report, display: FileName.display(job.input),
+                                         outcome: { failed(job, $0) }) { runIsolated(job) }
             reporter.record(outcome, position: 0)
             return reporter.finish()
         }

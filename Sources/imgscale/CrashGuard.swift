@@ -7,24 +7,19 @@ import ImageScaler
 /// only call write and _exit. Indexed by signal number.
 nonisolated(unsafe) private var guardMessages: [(line: [UInt8], report: [UInt8])] = []
 nonisolated(unsafe) private var guardReportFD: Int32 = -1
-/// The real stderr while the job's own goes to a file.
-nonisolated(unsafe) private var guardStderrFD: Int32 = 2
 
 /// A batch of one input runs in this process rather than in a forked worker (a fork
 /// and a second process to tear down cost more than a small thumbnail): under the same
 /// address-space and CPU limits, and with handlers that turn a fatal signal into the
 /// same line a worker's death gives, `imgscale: x.heic: decoder crashed (SIGSEGV);
 /// nothing written`, its report line, and exit status 1. The handlers run on their own
-/// stack, so a decoder's stack overflow is caught too. What a library prints on stderr
-/// meanwhile (dav1d's "Error parsing OBU data") is caught and returned, for the input's
-/// line, as a worker's is.
+/// stack, so a decoder's stack overflow is caught too.
 enum CrashGuard {
     static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU]
 
-    /// Runs `body` guarded, returning what it returned and what was printed on stderr
-    /// meanwhile; `outcome(why)` is the input's outcome for a fatal signal.
+    /// Runs `body` guarded; `describe(signal)` gives the input's outcome for a signal.
     static func run<T>(limits: WorkerPool.Limits, reportFD: Int32?, display: String,
-                       outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> (T, printed: String) {
+                       outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> T {
         var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
         for s in fatal {
             let why = s == SIGXCPU ? "took more than \(limits.cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
@@ -40,7 +35,7 @@ enum CrashGuard {
         var action = Glibc.sigaction()
         action.__sigaction_handler.sa_handler = { s in
             let m = guardMessages[Int(s)]
-            _ = m.line.withUnsafeBytes { write(guardStderrFD, $0.baseAddress, $0.count) }
+            _ = m.line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             if guardReportFD >= 0 { _ = m.report.withUnsafeBytes { write(guardReportFD, $0.baseAddress, $0.count) } }
             _exit(1)
         }
@@ -50,25 +45,12 @@ enum CrashGuard {
         for (i, s) in fatal.enumerated() { sigaction(s, &action, &previous[i]) }
         WorkerPool.applyAddressSpace(limits)
         WorkerPool.applyCPU(limits)
-        let file = tmpfile()
-        let log = file.map { fileno($0) } ?? -1
-        guardStderrFD = log >= 0 ? dup(2) : 2
-        if log >= 0 { dup2(log, 2) }
         defer {
             for (i, s) in fatal.enumerated() { sigaction(s, &previous[i], nil) }
             var off = stack_t(ss_sp: nil, ss_flags: Int32(SS_DISABLE), ss_size: 0)
             sigaltstack(&off, nil)
             stack.deallocate()
         }
-        let result = body()
-        var printed = ""
-        if log >= 0 {
-            printed = WorkerPool.printed(log)
-            dup2(guardStderrFD, 2)
-            close(guardStderrFD)
-            guardStderrFD = 2
-        }
-        if let file { fclose(file) }
-        return (result, printed)
+        return body()
     }
 }
