@@ -22,8 +22,7 @@ enum CrashGuard {
                        outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> T {
         var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
         for s in fatal {
-            let why = s == SIGXCPU ? "took more than \(limits.cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
-                                   : "decoder crashed (\(WorkerPool.signalName(s))); nothing written"
+            let why = WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds)
             messages[Int(s)] = (Array("imgscale: \(display): \(why)\n".utf8), Array(BatchReporter.lines(outcome(why)).utf8))
         }
         guardMessages = messages

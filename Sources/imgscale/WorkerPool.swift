@@ -146,12 +146,8 @@ final class WorkerPool {
         var why: String
         if exited {
             why = "decoder exited with status \((status >> 8) & 0xFF); nothing written"
-        } else if signal == SIGXCPU {
-            why = "took more than \(limits.cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
-        } else if signal == SIGKILL {
-            why = "decoder was killed (SIGKILL, perhaps out of memory); nothing written"
         } else {
-            why = "decoder crashed (\(WorkerPool.signalName(signal))); nothing written"
+            why = WorkerPool.reason(signal: signal, cpuSeconds: limits.cpuSeconds)
         }
         if !printed.isEmpty { why += " (it printed: \(printed))" }
         return why
@@ -279,9 +275,19 @@ final class WorkerPool {
     }
 
     static func readFully(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Bool {
+        fully(count) { read(fd, p + $0, count - $0) }
+    }
+
+    static func writeFully(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        fully(count) { write(fd, p + $0, count - $0) }
+    }
+
+    /// Runs `step(done)` (a read or write of the rest) until `count` bytes moved,
+    /// retrying after a signal; false at end of file or on an error.
+    private static func fully(_ count: Int, _ step: (Int) -> Int) -> Bool {
         var done = 0
         while done < count {
-            let n = read(fd, p + done, count - done)
+            let n = step(done)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             done += n
@@ -289,15 +295,13 @@ final class WorkerPool {
         return true
     }
 
-    static func writeFully(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Bool {
-        var done = 0
-        while done < count {
-            let n = write(fd, p + done, count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
+    /// The line's reason for a worker or guarded job ended by `signal`.
+    static func reason(signal: Int32, cpuSeconds: Int?) -> String {
+        switch signal {
+        case SIGXCPU: return "took more than \(cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
+        case SIGKILL: return "decoder was killed (SIGKILL, perhaps out of memory); nothing written"
+        default: return "decoder crashed (\(signalName(signal))); nothing written"
         }
-        return true
     }
 }
 
