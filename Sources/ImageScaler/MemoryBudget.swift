@@ -18,8 +18,12 @@ public enum MemoryBudget {
         // No machine has a terabyte to give one image; sanitizer allocators abort on
         // such a request instead of returning NULL.
         if needed >= 1 << 40 { throw DecodeError.outOfMemory(needed) }
-        guard let probe = malloc(needed) else { throw DecodeError.outOfMemory(needed) }
-        free(probe)
+        // mmap, not malloc: the optimiser may delete a malloc whose block is only freed
+        // (it did, in release builds, so the probe never ran). The kernel applies the
+        // same address-space limit and overcommit rule to both.
+        let probe = mmap(nil, needed, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let probe, probe != MAP_FAILED else { throw DecodeError.outOfMemory(needed) }
+        munmap(probe, needed)
     }
 
     /// "512 MiB", "1.5 GiB", "300 KiB": sizes as the budget is given and reported.

@@ -10,6 +10,9 @@ struct CLI {
     }
 
     static let binary: String = {
+        // scripts/test points this at the release build it installs, so the plain run
+        // checks the binary users get; otherwise the one beside the test bundle.
+        if let given = ProcessInfo.processInfo.environment["IMGSCALE_BINARY"], !given.isEmpty { return given }
         // The test bundle runs from the build products directory, beside imgscale.
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("imgscale").path
