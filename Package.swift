@@ -25,6 +25,10 @@ let package = Package(
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler"]),
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+        // The library example, built with the package so it costs no second compile of
+        // ImageScaler; another package name keeps `package` declarations out of its reach,
+        // so it sees the public API alone, as Examples/thumbnail/Package.swift's users do.
+        .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
         .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample", "CJPEGShim"]),
         .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageScalerTesting"]),
     ],

@@ -88,7 +88,7 @@ struct CLI {
     static func sharedDir(_ sub: String) throws -> String {
         let path = testdata + "/" + sub
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("SKIPPED: \(path) is not present; CLI checks on ../shared/testdata did not run")
+            throw missingReference("\(path) is not present; CLI checks on ../shared/testdata did not run")
         }
         return path
     }
@@ -101,4 +101,19 @@ struct CLI {
               let w = obj["width"] as? Int, let h = obj["height"] as? Int else { return nil }
         return "\(w)x\(h)"
     }
+}
+
+/// An outside reference (a tool, Pillow, the shared corpus) that is not here: the test is
+/// skipped, saying SKIPPED and why, except with IMGSCALE_REQUIRE_REFERENCES=1 (set by
+/// .ci/run), where it fails and names what is missing, so a broken install step cannot
+/// leave CI green with the references unchecked.
+func missingReference(_ what: String) -> Error {
+    if ProcessInfo.processInfo.environment["IMGSCALE_REQUIRE_REFERENCES"] == "1" { return ReferenceMissing(what: what) }
+    return XCTSkip("SKIPPED: " + what)
+}
+
+/// The failure a missing reference is in CI.
+struct ReferenceMissing: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "REQUIRED REFERENCE MISSING (IMGSCALE_REQUIRE_REFERENCES=1): \(what)" }
 }

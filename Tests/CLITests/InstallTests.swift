@@ -11,7 +11,7 @@ final class InstallTests: XCTestCase {
 
     private func installed() throws -> String {
         guard FileManager.default.isExecutableFile(atPath: Self.prefix + "/bin/imgscale") else {
-            throw XCTSkip("SKIPPED: nothing installed in \(Self.prefix); scripts/test runs scripts/install --prefix there first")
+            throw missingReference("nothing installed in \(Self.prefix); scripts/test runs scripts/install --prefix there first")
         }
         return Self.prefix
     }

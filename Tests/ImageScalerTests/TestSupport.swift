@@ -28,7 +28,7 @@ enum Fixtures {
             for sample in ["1x1", "2x1", "2x2", "1x2", "4x1", "4x2", "2x2,1x1,2x1"] {
                 for restart in [[], ["-restart", "1"], ["-restart", "3B"]] {
                     guard let jpeg = Fixtures.run(["cjpeg", "-sample", sample, "-quality", "80"] + restart + [ppm]) else {
-                        throw XCTSkip("SKIPPED: cjpeg is not installed (scripts/install-deps --test installs it)")
+                        throw missingReference("cjpeg is not installed (scripts/install-deps --test installs it)")
                     }
                     out.append(("\(w)x\(h) \(sample) \(restart)", jpeg))
                 }
@@ -53,7 +53,7 @@ enum Fixtures {
         let path = testdata + "/" + sub
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw XCTSkip("SKIPPED: \(path) is not present; conformance against ../shared/testdata did not run")
+            throw missingReference("\(path) is not present; conformance against ../shared/testdata did not run")
         }
         return path
     }
@@ -100,4 +100,19 @@ enum Fixtures {
         guard bytes.count - i >= w * h * ch else { return nil }
         return PixelBuffer(width: w, height: h, channels: ch, pixels: Array(bytes[i..<i + w * h * ch]))
     }
+}
+
+/// An outside reference (a tool, Pillow, the shared corpus) that is not here: the test is
+/// skipped, saying SKIPPED and why, except with IMGSCALE_REQUIRE_REFERENCES=1 (set by
+/// .ci/run), where it fails and names what is missing, so a broken install step cannot
+/// leave CI green with the references unchecked.
+func missingReference(_ what: String) -> Error {
+    if ProcessInfo.processInfo.environment["IMGSCALE_REQUIRE_REFERENCES"] == "1" { return ReferenceMissing(what: what) }
+    return XCTSkip("SKIPPED: " + what)
+}
+
+/// The failure a missing reference is in CI.
+struct ReferenceMissing: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "REQUIRED REFERENCE MISSING (IMGSCALE_REQUIRE_REFERENCES=1): \(what)" }
 }
