@@ -29,8 +29,10 @@ let package = Package(
         // ImageScaler; another package name keeps `package` declarations out of its reach,
         // so it sees the public API alone, as Examples/thumbnail/Package.swift's users do.
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample", "CJPEGShim"]),
-        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageScalerTesting"]),
+        // What the test targets share to reach their outside references (python3 and Pillow).
+        .target(name: "TestReferences", path: "Tests/TestReferences"),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample", "CJPEGShim", "TestReferences"]),
+        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageScalerTesting", "TestReferences"]),
     ],
     swiftLanguageModes: [.v6]
 )

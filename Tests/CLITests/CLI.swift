@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 
 /// Runs the built `imgscale` binary as a user would and captures what it prints.
@@ -71,6 +72,15 @@ struct CLI {
         p.waitUntilExit()
         return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    /// One python3 for the whole test process (Pillow imported once, not per case).
+    static let pythonSession = PythonSession()
+
+    /// Runs a Python script in that process: its status and raw stdout bytes, or nil when
+    /// python3 cannot be started.
+    static func python(_ script: String, _ argv: [String]) -> PythonSession.Reply? {
+        pythonSession?.run(script, argv)
     }
 
     static func tempDir() -> String {

@@ -21,10 +21,11 @@ final class FilterTests: XCTestCase {
     """
 
     func pillow(_ path: String, _ size: Size, _ rect: Rect, _ filter: String) throws -> [UInt8] {
-        let r = CLI.sh("python3 -c \"$0\" '\(path)' \(size.width) \(size.height) \(rect.x) \(rect.y) \(rect.width) \(rect.height) \(filter) | od -An -v -tu1",
-                       cwd: nil, argv0: Self.script)
-        if r.status != 0 || r.stdout.isEmpty { throw missingReference("python3 with Pillow 10-12 is not available (scripts/install-deps --test installs it): \(r.stderr)") }
-        return r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { UInt8($0)! }
+        let argv = [path] + [size.width, size.height, rect.x, rect.y, rect.width, rect.height].map(String.init) + [filter]
+        guard let r = CLI.python(Self.script, argv), r.status == 0, !r.stdout.isEmpty else {
+            throw missingReference("python3 with Pillow 10-12 is not available (scripts/install-deps --test installs it)")
+        }
+        return r.stdout
     }
 
     func check(_ path: String, _ size: Size, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -56,7 +56,7 @@ final class FilterSweepTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "imgscale-sweep-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        guard Fixtures.run(["python3", "-c", Self.script, dir]) != nil,
+        guard Fixtures.python(Self.script, [dir]) != nil,
               let cases = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/cases.json"))) as? [[Any]] else {
             throw missingReference("python3 with Pillow is not available (scripts/install-deps --test installs it)")
         }

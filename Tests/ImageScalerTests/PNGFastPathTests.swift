@@ -154,7 +154,7 @@ final class PNGFastPathTests: XCTestCase {
             for kind in 0..<3 {
                 let image = Self.image(width: 301, height: 97, channels: channels, kind: kind)
                 try ImageFile.write(try PNGCodec.encode(image), to: path)
-                guard let theirs = Fixtures.run(["python3", "-c", script, path]) else {
+                guard let theirs = Fixtures.python(script, [path]) else {
                     throw missingReference("python3 with Pillow is not available (scripts/install-deps --test installs it)")
                 }
                 XCTAssertEqual(theirs, image.pixels, "\(channels) channels, kind \(kind)")
@@ -222,7 +222,7 @@ final class PNGFastPathTests: XCTestCase {
         try ImageFile.write(image.pixels, to: path)
         defer { unlink(path) }
         let modes = [1: "L", 2: "LA", 3: "RGB", 4: "RGBA"]
-        guard let out = Fixtures.run(["python3", "-c", script, modes[image.channels]!, "\(image.width)", "\(image.height)", path]),
+        guard let out = Fixtures.python(script, [modes[image.channels]!, "\(image.width)", "\(image.height)", path]),
               let size = Int(String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw missingReference("python3 with Pillow is not available (scripts/install-deps --test installs it)")
         }

@@ -26,7 +26,7 @@ final class PillowReferenceTests: XCTestCase {
         let path = NSTemporaryDirectory() + "imgscale-pillow-\(getpid()).raw"
         try ImageFile.write(image.pixels, to: path)
         defer { unlink(path) }
-        guard let out = Fixtures.run(["python3", "-c", Self.script, modes[image.channels]!, "\(image.width)", "\(image.height)",
+        guard let out = Fixtures.python(Self.script, [modes[image.channels]!, "\(image.width)", "\(image.height)",
                                       "\(size.width)", "\(size.height)", "\(rect.x)", "\(rect.y)",
                                       "\(rect.x + rect.width)", "\(rect.y + rect.height)", path, filter.rawValue]) else {
             throw missingReference("python3 with Pillow 10-12 is not available (scripts/install-deps --test installs it)")

@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 @testable import ImageScaler
 
 /// Paths to the project's TestImages and the shared corpus beside the project.
@@ -14,7 +15,12 @@ enum Fixtures {
     /// JPEGs cjpeg writes from a photo-like image at every subsampling it offers, odd
     /// sizes, with restart markers every MCU row, every few MCUs, or none, and at the
     /// extremes of quality.
-    static func cjpegVariants() throws -> [(String, [UInt8])] {
+    static func cjpegVariants() throws -> [(String, [UInt8])] { try variants.get() }
+
+    /// Made once per test process: about 75 cjpeg runs, which five tests share.
+    private static let variants: Result<[(String, [UInt8])], Error> = Result { try makeCjpegVariants() }
+
+    private static func makeCjpegVariants() throws -> [(String, [UInt8])] {
         let scene = try Fixtures.image("scene-640x427.png")
         let ppm = NSTemporaryDirectory() + "/variants-scene-\(getpid()).ppm"
         defer { unlink(ppm) }
@@ -67,6 +73,16 @@ enum Fixtures {
             if !name.hasPrefix(".") { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// One python3 for the whole test process (Pillow imported once, not per case).
+    static let pythonSession = PythonSession()
+
+    /// Runs a Python script in that process and returns its stdout, or nil when python3
+    /// is missing or the script fails (exits non-zero, or raises).
+    static func python(_ script: String, _ argv: [String]) -> [UInt8]? {
+        guard let reply = pythonSession?.run(script, argv), reply.status == 0 else { return nil }
+        return reply.stdout
     }
 
     /// Runs a program and returns its stdout, or nil when it is not installed or fails.
