@@ -20,9 +20,9 @@ public func fuzzArgs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             _ = FileName.display(v)
         }
     }
-    if let operation = try? Commands.fillOperation(args) {
-        _ = try? BatchPlanner(args: args, operation: operation, limit: 1 << 20).jobs()
-        if case .fill(let size, let from, let origin, let gravity) = operation {
+    if let operations = try? Commands.fillOperations(args) {
+        _ = try? BatchPlanner(args: args, operations: operations, limit: 1 << 20).jobs()
+        for case .fill(let size, let from, let origin, let gravity) in operations {
             _ = try? Scaling.plan(source: Size(width: 640, height: 427), target: size, from: from, origin: origin, gravity: gravity)
         }
     }

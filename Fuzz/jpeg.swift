@@ -62,9 +62,10 @@ func fuzzEighthSplit(_ bytes: [UInt8]) {
                   scan.width * scan.height <= 1 << 20 else { continue }
             var pixels = [UInt8](repeating: 0, count: scan.width * scan.height * scan.channels)
             var state = JPEGEighthScan.RowState()
-            pixels.withUnsafeMutableBufferPointer {
-                scan.rows(0..<scan.height, x: 0, width: scan.width, state: &state, into: $0.baseAddress!)
-            }
+            // Damage the scan finds is an error like any other; only a trap is a finding.
+            guard (try? pixels.withUnsafeMutableBufferPointer {
+                try scan.rows(0..<scan.height, x: 0, width: scan.width, state: &state, into: $0.baseAddress!)
+            }) != nil else { continue }
             if let (row, state) = scan.secondRows() {
                 let lower = scan.rows(row..<scan.height, x: 1, width: scan.width - 1, from: state, on: thread)
                 lower.wait()

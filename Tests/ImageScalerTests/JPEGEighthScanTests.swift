@@ -1,5 +1,6 @@
 import CJPEGShim
 import XCTest
+import TestReferences
 @testable import ImageScaler
 
 /// The 1/8 decoder outside libjpeg must give djpeg -scale 1/8's bytes, on one thread or
@@ -37,7 +38,7 @@ final class JPEGEighthScanTests: XCTestCase {
     }
 
     func testGeneratedJPEGsEqualDjpegAtOneEighth() throws {
-        for (name, jpeg) in try Fixtures.cjpegVariants() {
+        for (name, jpeg) in Sweep.sample(try Fixtures.cjpegVariants(), every: 4) {
             let reference = try djpegEighth(jpeg)
             let ours = try XCTUnwrap(try eighth(jpeg), "\(name): declined")
             XCTAssertEqual(ours.0, reference, name)

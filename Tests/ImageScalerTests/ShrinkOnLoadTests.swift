@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 @testable import ImageScaler
 
 final class ShrinkOnLoadTests: XCTestCase {
@@ -14,7 +15,7 @@ final class ShrinkOnLoadTests: XCTestCase {
     /// resampled with the same triangle filter over the same rect.
     func testQualityHoldsAgainstFullResolution() throws {
         let dir = try Fixtures.shared("photos")
-        for name in Fixtures.files(in: dir) where name.hasSuffix(".jpg") {
+        for name in Sweep.sample(Fixtures.files(in: dir).filter { $0.hasSuffix(".jpg") }, every: 2) {
             let data = try ImageFile.read(dir + "/" + name)
             for size in [Size(width: 256, height: 256), Size(width: 200, height: 120)] {
                 let operation = ImageOperation.fill(size, from: nil, origin: .topLeft, gravity: .centre)
@@ -72,7 +73,7 @@ final class RegionDecodeTests: XCTestCase {
         }
         // A camera photo with restart markers every 4 MCUs: region decodes cut them.
         if let dir = try? Fixtures.shared("photos") { files.append(dir + "/street-4032x3024.jpg") }
-        for file in files {
+        for file in Sweep.sample(files, every: 3) {
             let data = try ImageFile.read(file)
             for shrink in [1, 2, 4, 8] {
                 let whole = try JPEGCodec.decode(data, options: DecodeOptions(shrink: shrink)).0
@@ -123,7 +124,7 @@ final class RegionDecodeTests: XCTestCase {
         if let dir = try? Fixtures.shared("exif-orientation") {
             files += (0...8).flatMap { ["Landscape_\($0).jpg", "Portrait_\($0).jpg"] }.map { dir + "/" + $0 }
         }
-        for file in files {
+        for file in Sweep.sample(files, every: 3) {
             let data = try ImageFile.read(file)
             let (decoded, info) = try ImageCodec.decode(data)
             let upright = Orienter.upright(decoded, info.orientation)
