@@ -96,11 +96,11 @@ final class JPEGEntropyTests: XCTestCase {
 
     func testSharedJPEGsDecodeAsLibjpegAlone() throws {
         let dir = try Fixtures.shared("jpeg")
-        for name in Fixtures.files(in: dir) where name.hasSuffix(".jpg") {
+        for name in Sweep.sample(Fixtures.files(in: dir).filter { $0.hasSuffix(".jpg") }, every: 2) {
             assertSameAsLibjpeg(try ImageFile.read(dir + "/" + name), name)
         }
         let photos = try Fixtures.shared("photos")
-        for name in Fixtures.files(in: photos) where name.hasSuffix(".jpg") {
+        for name in Sweep.sample(Fixtures.files(in: photos).filter { $0.hasSuffix(".jpg") }, every: 2) {
             assertSameAsLibjpeg(try ImageFile.read(photos + "/" + name), name, shrinks: [2, 4])
         }
     }
