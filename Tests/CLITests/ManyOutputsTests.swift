@@ -68,7 +68,7 @@ final class ManyOutputsTests: XCTestCase {
         for alpha in [false, true] {
             let master = dir + "/master-\(alpha).png"
             try Self.write(Self.master(width: 600, height: 600, alpha: alpha), master, as: .png)
-            try assertSameAsSeparateRuns("fill", sizes: ["512x512", "180x180", "120x120", "64x64", "29x29", "20x20"], input: master)
+            try assertSameAsSeparateRuns("fill", sizes: Sweep.sample(["512x512", "180x180", "120x120", "64x64", "29x29", "20x20"], every: 2), input: master)
             try assertSameAsSeparateRuns("fill", sizes: ["300x100", "50x50"], input: master, extra: ["--filter", "lanczos", "--flatten"])
         }
     }
@@ -78,8 +78,8 @@ final class ManyOutputsTests: XCTestCase {
         let jpeg = dir + "/photo.jpg"
         try Self.write(Self.master(width: 2000, height: 1500, alpha: false), jpeg, as: .jpeg)
         let sizes = ["1000x", "800x", "320x", "160x"]
-        try assertSameAsSeparateRuns("fit", sizes: sizes, input: jpeg)
-        try assertSameAsSeparateRuns("fill", sizes: ["900x600", "400x400", "200x100"], input: jpeg, extra: ["--gravity", "north"])
+        try assertSameAsSeparateRuns("fit", sizes: Sweep.sample(sizes, every: 2), input: jpeg)
+        try assertSameAsSeparateRuns("fill", sizes: Sweep.sample(["900x600", "400x400", "200x100"], every: 2), input: jpeg, extra: ["--gravity", "north"])
         // 1000 and 800 leave no 2x room at 1/2 (2000 < 2 * 2 * 800): full scale, one decode;
         // 320 decodes at 1/2 (2000 >= 2 * 2 * 320) and 160 at 1/4.
         let r = CLI.run(["fit", "-v"] + sizes.flatMap { ["--size", $0] } + [jpeg, "--out-dir", dir + "/v", "--name", "{w}.jpg"])
