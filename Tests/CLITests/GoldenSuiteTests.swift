@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

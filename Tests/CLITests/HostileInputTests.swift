@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 
 /// Inputs built to exhaust memory or time, run through the CLI with their peak RSS and

@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 
 /// What `scripts/install` put under the prefix `scripts/test` gave it (.build/install-test;

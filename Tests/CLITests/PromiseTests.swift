@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 
 /// The smaller promises, through the CLI: limits that follow from the arguments are

@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 @testable import ImageScaler
 

@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 import Foundation
 
 /// The README's GNU parallel recipe, run locally (-j2 instead of -S hosts), and the

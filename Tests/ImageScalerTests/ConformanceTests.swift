@@ -1,4 +1,5 @@
 import XCTest
+import TestReferences
 @testable import ImageScaler
 
 /// Decoding checked against outside references: PngSuite's reference decodes, djpeg,

@@ -118,17 +118,3 @@ enum Fixtures {
     }
 }
 
-/// An outside reference (a tool, Pillow, the shared corpus) that is not here: the test is
-/// skipped, saying SKIPPED and why, except with IMGSCALE_REQUIRE_REFERENCES=1 (set by
-/// .ci/run), where it fails and names what is missing, so a broken install step cannot
-/// leave CI green with the references unchecked.
-func missingReference(_ what: String) -> Error {
-    if ProcessInfo.processInfo.environment["IMGSCALE_REQUIRE_REFERENCES"] == "1" { return ReferenceMissing(what: what) }
-    return XCTSkip("SKIPPED: " + what)
-}
-
-/// The failure a missing reference is in CI.
-struct ReferenceMissing: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "REQUIRED REFERENCE MISSING (IMGSCALE_REQUIRE_REFERENCES=1): \(what)" }
-}
