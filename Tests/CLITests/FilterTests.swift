@@ -41,8 +41,15 @@ final class FilterTests: XCTestCase {
             let theirs = try pillow(path, size, rect, filter.rawValue)
             // imgscale drops alpha that is opaque everywhere; Pillow keeps it.
             if theirs.count == ours.pixels.count / ours.channels * (ours.channels + 1) {
-                ours = PixelBuffer(width: ours.width, height: ours.height, channels: ours.channels + 1,
-                                   pixels: (0..<ours.width * ours.height).flatMap { Array(ours.pixels[$0 * ours.channels ..< ($0 + 1) * ours.channels]) + [255] })
+                // A loop with stated types: as one flatMap expression it took the type checker 8 s.
+                let channels = ours.channels
+                var opaque: [UInt8] = []
+                opaque.reserveCapacity(ours.width * ours.height * (channels + 1))
+                for i in 0..<ours.width * ours.height {
+                    opaque += ours.pixels[i * channels ..< (i + 1) * channels]
+                    opaque.append(255)
+                }
+                ours = PixelBuffer(width: ours.width, height: ours.height, channels: channels + 1, pixels: opaque)
             }
             XCTAssertEqual(ours.pixels.count, theirs.count, "\(filter) \(path)", file: file, line: line)
             XCTAssertTrue(ours.pixels == theirs, "\(filter) \(path) -> \(size): \(zip(ours.pixels, theirs).filter { $0 != $1 }.count) samples differ",

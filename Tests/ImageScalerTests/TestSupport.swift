@@ -28,7 +28,8 @@ enum Fixtures {
         for (w, h) in [(640, 427), (333, 91), (97, 250)] {
             var header = Array("P6\n\(w) \(h)\n255\n".utf8)
             for y in 0..<h {
-                header += scene.pixels[(y * 640) * 3..<(y * 640 + w) * 3]
+                let start: Int = y * 640 * 3
+                header += scene.pixels[start ..< start + w * 3]
             }
             try ImageFile.write(header, to: ppm)
             for sample in ["1x1", "2x1", "2x2", "1x2", "4x1", "4x2", "2x2,1x1,2x1"] {
