@@ -58,8 +58,8 @@ final class BatchRunner: Sendable {
             return reporter.finish()
         }
         if forkable {
-            let pool = WorkerPool(limits: limits) { [self] i in runIsolated(jobs[order[i]]) }
-            let finished = pool.runAll(count: jobs.count, width: workers,
+            let pool = WorkerPool(limits: limits)
+            let finished = pool.runAll(count: jobs.count, width: workers, run: { i in runIsolated(jobs[order[i]]) },
                                        record: { i, outcome in reporter.record(outcome, position: order[i]) },
                                        crashed: { i, why in failed(jobs[order[i]], why) })
             guard finished else {
@@ -116,13 +116,9 @@ final class BatchRunner: Sendable {
         }
     }
 
-    /// `runOne` where a crash is survived. For the tests of the isolation itself, an
-    /// input whose path contains IMGSCALE_TEST_CRASH faults as a decoder would (no real
-    /// library crash stays reachable once the inputs that caused them are refused).
+    /// `runOne` where a crash is survived.
     private func runIsolated(_ job: Job) -> BatchReporter.InputOutcome {
-        if let crashOn = getenv("IMGSCALE_TEST_CRASH").map({ String(cString: $0) }), !crashOn.isEmpty, job.input.contains(crashOn) {
-            UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = 1
-        }
+        CrashGuard.faultForTests(on: job.input)
         return runOne(job)
     }
 

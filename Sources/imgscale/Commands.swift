@@ -183,7 +183,7 @@ enum Commands {
             options: [OptionSpec("json", "print one JSON object per line"),
                       OptionSpec("max-pixels", value: "N", .int(0...Int.max), "accepted for symmetry; info reads headers only"),
                       OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)")],
-            run: runInfo),
+            run: InfoCommand.run),
     ]
 
     static func origin(_ args: ParsedArguments) -> CoordinateOrigin {
@@ -316,57 +316,5 @@ enum Commands {
             Console.err("imgscale: plan: \(error)")
             return 1
         }
-    }
-
-    static func runInfo(_ args: ParsedArguments) throws -> Int32 {
-        guard !args.positionals.isEmpty else { throw UsageError(message: "no input files") }
-        let limit = maxMemory(args)
-        var status: Int32 = 0
-        for path in args.positionals {
-            do {
-                let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit))
-                for warning in info.warnings { Console.err("imgscale: \(FileName.display(path)): warning: \(warning)") }
-                let upright = info.uprightSize
-                if args.has("json") {
-                    var j = JSON()
-                    j.add(path: "path", path)
-                    j.add("format", info.format.rawValue)
-                    j.add("width", info.size.width)
-                    j.add("height", info.size.height)
-                    j.add("channels", info.channels)
-                    j.add("bit_depth", info.bitDepth)
-                    j.add("color", info.colorModel.rawValue)
-                    j.add("orientation", info.orientation.rawValue)
-                    j.add("upright_width", upright.width)
-                    j.add("upright_height", upright.height)
-                    j.add(info.format.incrementalName, info.interlaced)
-                    j.add("frames", info.frames)
-                    j.add("images", info.images)
-                    j.add("primary_item", info.primaryItem)
-                    j.add("icc", info.iccProfile != nil)
-                    j.add("exif", info.exif != nil)
-                    j.add("xmp", info.xmp != nil)
-                    j.add("text", info.textCount)
-                    j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
-                    Console.out(j.text)
-                } else {
-                    var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
-                    if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
-                    if info.images > 1 {
-                        line += ", \(info.images) images (the primary" + (info.primaryItem.map { ", item \($0)," } ?? "") + " is used)"
-                    }
-                    if info.format.appliesExifOrientation || info.orientation != .up {
-                        line += ", orientation \(info.orientation.rawValue)"
-                        if info.orientation != .up { line += " (upright \(upright))" }
-                    }
-                    if !info.metadataKinds.isEmpty { line += ", metadata: " + info.metadataKinds.joined(separator: " ") }
-                    Console.out(line)
-                }
-            } catch {
-                Console.err("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
-                status = 1
-            }
-        }
-        return status
     }
 }

@@ -30,6 +30,8 @@ struct CompareCommand {
         var milliseconds = 0
         /// The report's copies (expected, actual, diff), relative to the --html directory.
         var assets: [String] = []
+        /// What a decoder library printed on stderr while this pair was read.
+        var printed: String? = nil
     }
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -140,28 +142,48 @@ struct CompareCommand {
         let diffDir = args.value("diff")
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = max(1, min(args.int("jobs") ?? cores, max(names.count, 1)))
-        let results = Locked([Outcome?](repeating: nil, count: names.count))
-        let next = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let i = next.withLock({ n -> Int? in n < names.count ? { defer { n += 1 }; return n }() : nil }) {
-                let name = names[i]
-                let e = join(expectedDir, name), a = join(actualDir, name)
-                let outcome: Outcome
-                if !actual.contains(name) {
-                    outcome = Outcome(name: name, expected: e, actual: a, status: .missing, line: "missing: \(FileName.display(name)) (not in \(FileName.display(actualDir)))",
-                                      json: listingJSON(name, e, a, "missing"))
-                } else if !expected.contains(name) {
-                    outcome = Outcome(name: name, expected: e, actual: a, status: .extra, line: "extra: \(FileName.display(name)) (no golden in \(FileName.display(expectedDir)))",
-                                      json: listingJSON(name, e, a, "extra"))
-                } else {
-                    var o = compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff.png" })
-                    if o.status != .error { o.line = FileName.display(name) + ": " + o.line }
-                    outcome = o
-                }
-                results.withLock { $0[i] = outcome }
+        @Sendable func outcome(_ i: Int) -> Outcome {
+            let name = names[i]
+            let e = join(expectedDir, name), a = join(actualDir, name)
+            if !actual.contains(name) {
+                return Outcome(name: name, expected: e, actual: a, status: .missing, line: "missing: \(FileName.display(name)) (not in \(FileName.display(actualDir)))",
+                               json: listingJSON(name, e, a, "missing"))
+            } else if !expected.contains(name) {
+                return Outcome(name: name, expected: e, actual: a, status: .extra, line: "extra: \(FileName.display(name)) (no golden in \(FileName.display(expectedDir)))",
+                               json: listingJSON(name, e, a, "extra"))
             }
+            CrashGuard.faultForTests(on: name)
+            var o = compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff.png" })
+            if o.status != .error { o.line = FileName.display(name) + ": " + o.line }
+            return o
         }
-        var outcomes = results.withLock { $0 }.map { $0! }
+        var results = [Outcome?](repeating: nil, count: names.count)
+        if WorkerPool.available {
+            // Pairs are decoded in forked workers, so a decoder library that crashes on one
+            // file costs that pair (an error, as for an unreadable file), not the run.
+            let budget = decode.maxMemory
+            let pool = WorkerPool(limits: .init(addressSpace: budget > 0 && budget < Int.max / 4 ? 4 * budget + (512 << 20) : nil, cpuSeconds: nil))
+            let finished = pool.runAll(count: names.count, width: workers, run: outcome, record: { results[$0] = $1 },
+                                       crashed: { i, why in crashedPair(names[i], join(expectedDir, names[i]), join(actualDir, names[i]), why) })
+            if !finished {
+                Console.err("imgscale: interrupted after \(results.filter { $0 != nil }.count) of \(names.count) pairs")
+                return 130
+            }
+        } else {
+            let shared = Locked(results)
+            let next = Locked(0)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while let i = next.withLock({ n -> Int? in n < names.count ? { defer { n += 1 }; return n }() : nil }) {
+                    let o = outcome(i)
+                    shared.withLock { $0[i] = o }
+                }
+            }
+            results = shared.withLock { $0 }
+        }
+        var outcomes = results.map { $0! }
+        for o in outcomes {
+            if let printed = o.printed { Console.err("imgscale: \(FileName.display(o.name)): warning: the decoder printed: \(printed)") }
+        }
         if let mode = args.value("update") {
             outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0, within: actualDir) : $0 }
         }
@@ -183,6 +205,15 @@ struct CompareCommand {
         }
         if (counts[.error] ?? 0) > 0 { return 2 }
         return failed > 0 ? 1 : 0
+    }
+
+    /// The pair whose worker died: an error, as an unreadable file is.
+    private func crashedPair(_ name: String, _ expected: String, _ actual: String, _ why: String) -> Outcome {
+        let reason = "\(FileName.display(name)): \(why)"
+        var j = pairJSON(name, expected, actual)
+        j.add("result", "error")
+        j.add("error", reason)
+        return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
     }
 
     /// Decodes and compares one pair; writes its diff (only when it differs).

@@ -7,19 +7,32 @@ import ImageScaler
 /// only call write and _exit. Indexed by signal number.
 nonisolated(unsafe) private var guardMessages: [(line: [UInt8], report: [UInt8])] = []
 nonisolated(unsafe) private var guardReportFD: Int32 = -1
+/// The terminal's stderr while the job's own stderr goes to a file.
+nonisolated(unsafe) private var guardStderrFD: Int32 = 2
 
 /// A batch of one input runs in this process rather than in a forked worker (a fork
 /// and a second process to tear down cost more than a small thumbnail): under the same
 /// address-space and CPU limits, and with handlers that turn a fatal signal into the
 /// same line a worker's death gives, `imgscale: x.heic: decoder crashed (SIGSEGV);
 /// nothing written`, its report line, and exit status 1. The handlers run on their own
-/// stack, so a decoder's stack overflow is caught too.
+/// stack, so a decoder's stack overflow is caught too. What a library prints on stderr
+/// meanwhile (dav1d's "Error parsing OBU data") is kept in a file and attached to the
+/// outcome, as a worker does, instead of appearing without a path.
 enum CrashGuard {
     static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU]
 
+    /// For the tests of the isolation itself: an input whose path contains
+    /// IMGSCALE_TEST_CRASH faults here as a decoder would (no real library crash stays
+    /// reachable once the inputs that caused them are refused).
+    static func faultForTests(on path: String) {
+        if let crashOn = getenv("IMGSCALE_TEST_CRASH").map({ String(cString: $0) }), !crashOn.isEmpty, path.contains(crashOn) {
+            UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = 1
+        }
+    }
+
     /// Runs `body` guarded; `describe(signal)` gives the input's outcome for a signal.
-    static func run<T>(limits: WorkerPool.Limits, reportFD: Int32?, display: String,
-                       outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> T {
+    static func run<T: WorkerOutcome>(limits: WorkerPool.Limits, reportFD: Int32?, display: String,
+                                      outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> T {
         var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
         for s in fatal {
             let why = WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds)
@@ -34,7 +47,7 @@ enum CrashGuard {
         var action = Glibc.sigaction()
         action.__sigaction_handler.sa_handler = { s in
             let m = guardMessages[Int(s)]
-            _ = m.line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            _ = m.line.withUnsafeBytes { write(guardStderrFD, $0.baseAddress, $0.count) }
             if guardReportFD >= 0 { _ = m.report.withUnsafeBytes { write(guardReportFD, $0.baseAddress, $0.count) } }
             _exit(1)
         }
@@ -44,12 +57,34 @@ enum CrashGuard {
         for (i, s) in fatal.enumerated() { sigaction(s, &action, &previous[i]) }
         WorkerPool.applyAddressSpace(limits)
         WorkerPool.applyCPU(limits)
+        // Not under a sanitizer: its report of this very job must reach the terminal whole.
+        let terminal = WorkerPool.sanitized ? -1 : dup(2)
+        var log: Int32 = -1
+        if terminal >= 0, let file = tmpfile() {
+            log = dup(fileno(file))
+            fclose(file)
+            if log >= 0 {
+                guardStderrFD = terminal
+                dup2(log, 2)
+            }
+        }
         defer {
+            if log >= 0 {
+                dup2(terminal, 2)
+                guardStderrFD = 2
+                close(log)
+            }
+            if terminal >= 0 { close(terminal) }
             for (i, s) in fatal.enumerated() { sigaction(s, &previous[i], nil) }
             var off = stack_t(ss_sp: nil, ss_flags: Int32(SS_DISABLE), ss_size: 0)
             sigaltstack(&off, nil)
             stack.deallocate()
         }
-        return body()
+        var result = body()
+        if log >= 0 {
+            let printed = WorkerPool.printed(log)
+            if !printed.isEmpty { result.attach(printed: printed) }
+        }
+        return result
     }
 }

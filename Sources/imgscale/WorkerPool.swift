@@ -35,13 +35,10 @@ final class WorkerPool {
     }
 
     private let limits: Limits
-    private let run: (Int) -> BatchReporter.InputOutcome
     private var workers: [Worker] = []
 
-    /// `run` does job `i` (0-based) in a worker and returns its outcome.
-    init(limits: Limits, run: @escaping (Int) -> BatchReporter.InputOutcome) {
+    init(limits: Limits) {
         self.limits = limits
-        self.run = run
     }
 
     /// Whether this process may fork workers: it has a single thread.
@@ -56,11 +53,12 @@ final class WorkerPool {
         return threads == 1
     }
 
-    /// Runs jobs `0 ..< count` on up to `width` workers, calling `record` in the parent
-    /// as each ends (`crashed(i, why)` makes the outcome of a job whose worker died).
-    /// Returns false when interrupted by SIGINT (the workers are then stopped).
-    func runAll(count: Int, width: Int, record: (Int, BatchReporter.InputOutcome) -> Void,
-                crashed: (Int, String) -> BatchReporter.InputOutcome) -> Bool {
+    /// Runs jobs `0 ..< count` on up to `width` workers: `run(i)` in a worker, then
+    /// `record` in the parent as each ends (`crashed(i, why)` makes the outcome of a job
+    /// whose worker died). Returns false when interrupted by SIGINT (the workers are then
+    /// stopped).
+    func runAll<Outcome: WorkerOutcome>(count: Int, width: Int, run: (Int) -> Outcome, record: (Int, Outcome) -> Void,
+                                        crashed: (Int, String) -> Outcome) -> Bool {
         interruptRequested = 0
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in interruptRequested = 1 }
@@ -75,7 +73,7 @@ final class WorkerPool {
             // As many workers as there are jobs running or waiting, up to `width`.
             let busy = workers.filter { $0.job != nil }.count
             while workers.count < min(width, busy + count - next) {
-                guard let w = spawn() else { break }
+                guard let w = spawn(run) else { break }
                 workers.append(w)
             }
             for i in workers.indices where workers[i].job == nil && next < count {
@@ -97,7 +95,7 @@ final class WorkerPool {
             }
             for (i, fd) in fds.enumerated().reversed() where fd.revents != 0 {
                 guard let job = workers[i].job else { continue }
-                if let outcome = receive(from: workers[i].results) {
+                if let outcome: Outcome = receive(from: workers[i].results) {
                     workers[i].job = nil
                     record(job, outcome)
                 } else {
@@ -161,16 +159,16 @@ final class WorkerPool {
 
     /// One outcome message: its length, then the bytes; nil at end of file or on a
     /// message that does not decode.
-    private func receive(from fd: Int32) -> BatchReporter.InputOutcome? {
+    private func receive<Outcome: WorkerOutcome>(from fd: Int32) -> Outcome? {
         var length: UInt32 = 0
         guard WorkerPool.readFully(fd, &length, 4), length <= 64 << 20 else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         guard bytes.withUnsafeMutableBytes({ WorkerPool.readFully(fd, $0.baseAddress!, Int(length)) }) else { return nil }
-        return OutcomeWire.decode(bytes)
+        return Outcome(wire: bytes)
     }
 
     /// Forks a worker; nil when the system refuses (the caller runs jobs itself then).
-    private func spawn() -> Worker? {
+    private func spawn<Outcome: WorkerOutcome>(_ run: (Int) -> Outcome) -> Worker? {
         var jobs: [Int32] = [0, 0], results: [Int32] = [0, 0]
         guard pipe(&jobs) == 0 else { return nil }
         guard pipe(&results) == 0 else { close(jobs[0]); close(jobs[1]); return nil }
@@ -187,7 +185,7 @@ final class WorkerPool {
             for w in workers { close(w.jobs); close(w.results); close(w.log) }
             close(jobs[1])
             close(results[0])
-            serve(jobs: jobs[0], results: results[1], log: log)
+            serve(run, jobs: jobs[0], results: results[1], log: log)
         }
         close(jobs[0])
         close(results[1])
@@ -195,7 +193,7 @@ final class WorkerPool {
     }
 
     /// The worker's loop: a job number in, its outcome out, until the parent closes.
-    private func serve(jobs: Int32, results: Int32, log: Int32) -> Never {
+    private func serve<Outcome: WorkerOutcome>(_ run: (Int) -> Outcome, jobs: Int32, results: Int32, log: Int32) -> Never {
         // A fault ends the worker at once: the Swift runtime's backtracer would print a
         // page of frames and, for a raised signal, carry on with the job.
         for s in [SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
@@ -209,8 +207,8 @@ final class WorkerPool {
             WorkerPool.applyCPU(limits)
             var outcome = run(Int(n))
             let printed = WorkerPool.printed(log)
-            if !printed.isEmpty { outcome.warnings.append("the decoder printed: \(printed)") }
-            let bytes = OutcomeWire.encode(outcome)
+            if !printed.isEmpty { outcome.attach(printed: printed) }
+            let bytes = outcome.wire()
             var length = UInt32(bytes.count)
             guard WorkerPool.writeFully(results, &length, 4),
                   bytes.withUnsafeBytes({ WorkerPool.writeFully(results, $0.baseAddress!, bytes.count) }) else { _exit(1) }

@@ -98,6 +98,53 @@ final class HostileInputTests: XCTestCase {
         within(m, mib: 128, seconds: 10)
     }
 
+    /// The newer formats' rows of the table: item-graph cycles, a coded size larger than
+    /// its `ispe`, a huge animation canvas or GIF frame, and metadata copied into many
+    /// outputs. Each is refused from its header, before its memory is committed, or done
+    /// within the budget; and in a batch, the good inputs beside them are still written.
+    func testNewerFormatRowsStayWithinTheBudgetAndTheTime() throws {
+        let dir = HostileInputTests.dir
+        let names = ["heif-iden-self.heic", "heif-grid-self.heic", "heif-grid-1024.heic", "avif-liar-4096.avif",
+                     "webp-anim-12500.webp", "gif-frame-65535.gif", "icc-8mb.png", "webp-xmp-8mb.webp"]
+        let made = CLI.sh("python3 '\(CLI.root)/scripts/make-hostile' '\(dir)' " + names.joined(separator: " "))
+        if made.status != 0 {
+            throw missingReference("scripts/make-hostile could not make the HEIF, WebP and GIF rows (it needs heif-enc and Pillow): \(made.stderr)")
+        }
+        let out = CLI.tempDir()
+        let icc = stride(from: 40, through: 1200, by: 40).flatMap { ["--size", "\($0)x"] }
+        let xmp = stride(from: 100, through: 1300, by: 100).flatMap { ["--size", "\($0)x"] }
+        let rows: [(args: [String], status: Int32, says: String, mib: Double)] = [
+            (["info", dir + "/heif-iden-self.heic"], 1, "invalid HEIC: item 2: an iden must derive from a coded image", 64),
+            (["fill", "--size", "64x64", dir + "/heif-grid-self.heic", "-o", out + "/i.png"], 1, "a grid inside a derivation", 64),
+            (["fill", "--size", "64x64", dir + "/heif-grid-1024.heic", "-o", out + "/i.png"], 1, "32x32 tiles of 64x64 do not fit its 64x64 output", 64),
+            (["fill", "--size", "64x64", dir + "/avif-liar-4096.avif", "-o", out + "/i.png"], 1,
+             "invalid AVIF: item 1 codes a 4096x4096 frame but declares 64x64 (ispe)", 64),
+            (["fit", "--size", "64x64", dir + "/webp-anim-12500.webp", "-o", out + "/j.png"], 1, "over the memory budget of 512 MiB", 64),
+            (["fit", "--size", "64x64", dir + "/gif-frame-65535.gif", "-o", out + "/k.png"], 1,
+             "image is 65535x65535 = 4294836225 pixels, over the limit of 268402689 (raise it with --max-pixels)", 64),
+            (["fit"] + icc + ["--max-memory", "64M", dir + "/icc-8mb.png", "--out-dir", out + "/l", "--name", "{w}.avif"], 1,
+             "over the memory budget of 64 MiB (raise it with --max-memory)", 64),
+            (["fit"] + xmp + ["--keep-metadata", dir + "/webp-xmp-8mb.webp", "--out-dir", out + "/m", "--name", "{w}.webp"], 0, "", 400),
+        ]
+        for row in rows {
+            let m = measure(row.args)
+            XCTAssertEqual(m.status, row.status, "\(row.args.last!): \(m.stderr)")
+            XCTAssertTrue(row.says.isEmpty || m.stderr.contains(row.says), "\(row.args): \(m.stderr)")
+            // The 10 s bound of the README, with room for a loaded machine.
+            within(m, mib: row.mib, seconds: 10)
+        }
+        XCTAssertEqual(CLI.files(out + "/m").count, 13)
+        XCTAssertEqual(CLI.files(out + "/l"), [], "a refused input writes none of its outputs")
+        // All of them in one batch between good files: each fails alone, the rest are written.
+        let good = CLI.testImages + "/scene-640x427.jpg"
+        let batch = measure(["fit", "--size", "32x32", good] + names.map { dir + "/" + $0 } + [CLI.testImages + "/two-colour-8x8.png",
+                            "--out-dir", out + "/batch", "--name", "{stem}.png"])
+        XCTAssertEqual(batch.status, 1, batch.stderr)
+        XCTAssertTrue(CLI.files(out + "/batch").contains("scene-640x427.png"), batch.stderr)
+        XCTAssertTrue(CLI.files(out + "/batch").contains("two-colour-8x8.png"), batch.stderr)
+        within(batch, mib: 600, seconds: 20)
+    }
+
     func testNonImagesOfAnyLengthAreRefusedAtOnce() {
         let dir = CLI.tempDir()
         _ = CLI.sh("truncate -s 3G huge.bin", cwd: dir)

@@ -107,4 +107,69 @@ final class WorkerIsolationTests: XCTestCase {
         let report = try String(contentsOfFile: dir + "/r.jsonl", encoding: .utf8)
         XCTAssertTrue(report.contains("\"status\":\"failed\",\"error\":\"decoder crashed (SIGSEGV); nothing written\""), report)
     }
+
+    /// `info` over several files and `compare` over directories are batches too: a
+    /// crash on one file costs that file's line (or pair), in order, and the rest are done.
+    func testInfoAndCompareOverManyFilesSurviveACrashingFile() throws {
+        let dir = CLI.tempDir()
+        let names = ["a", "crash-1", "b"]
+        for sub in ["exp", "act"] {
+            try FileManager.default.createDirectory(atPath: "\(dir)/\(sub)", withIntermediateDirectories: true)
+            for name in names {
+                try FileManager.default.copyItem(atPath: CLI.testImages + "/two-colour-8x8.png", toPath: "\(dir)/\(sub)/\(name).png")
+            }
+        }
+        let files = names.map { "'\(dir)/exp/\($0).png'" }.joined(separator: " ")
+        let crashLine = "imgscale: \(dir)/exp/crash-1.png: decoder crashed (SIGSEGV); nothing written\n"
+        let info = CLI.sh("IMGSCALE_TEST_CRASH=crash- \"$IMGSCALE\" info \(files)")
+        XCTAssertEqual(info.status, 1, info.stderr)
+        XCTAssertEqual(info.stderr, crashLine)
+        let lines = info.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, info.stdout)
+        XCTAssertTrue(lines.first?.hasPrefix("\(dir)/exp/a.png: PNG 8x8") == true, info.stdout)
+        XCTAssertTrue(lines.last?.hasPrefix("\(dir)/exp/b.png: PNG 8x8") == true, info.stdout)
+        // Without the crash, the same lines as before: the worker changes nothing else.
+        let plain = CLI.sh("\"$IMGSCALE\" info \(files) --json")
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(plain.stdout.split(separator: "\n").count, 3, plain.stdout)
+        // One file: guarded in this process, the same line.
+        let one = CLI.sh("IMGSCALE_TEST_CRASH=crash- \"$IMGSCALE\" info '\(dir)/exp/crash-1.png'")
+        XCTAssertEqual(one.status, 1, one.stderr)
+        XCTAssertEqual(one.stderr, crashLine)
+        XCTAssertEqual(one.stdout, "")
+        for j in ["1", "2"] {
+            let r = CLI.sh("IMGSCALE_TEST_CRASH=crash- \"$IMGSCALE\" compare -j\(j) '\(dir)/exp' '\(dir)/act'")
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.contains("imgscale: crash-1.png: decoder crashed (SIGSEGV); nothing written\n"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("compared 3: 2 match, 0 differ, 0 missing, 0 extra, 1 unreadable"), r.stderr)
+        }
+    }
+
+    /// A real library's own stderr line: dav1d prints "Unknown OBU type 9 of size 221"
+    /// for an AV1 stream with a damaged OBU header. It comes out attached to its input's
+    /// path, in a batch and for a single input, never as a line of its own.
+    func testADecoderLibrarysOwnLineIsAttachedToItsInput() throws {
+        let dir = CLI.tempDir()
+        let avif = dir + "/s.avif"
+        XCTAssertEqual(CLI.run(["fit", "--size", "64x", "--effort", "0", CLI.testImages + "/scene-640x427.jpg", "-o", avif]).status, 0)
+        var bytes = [UInt8](try XCTUnwrap(CLI.bytes(avif)))
+        let mdat = try XCTUnwrap((0..<bytes.count - 4).first { bytes[$0 ..< $0 + 4].elementsEqual("mdat".utf8) })
+        for i in mdat + 12 ..< mdat + 18 { bytes[i] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/bad.avif"))
+        var runs = [CLI.run(["fill", "--size", "32x32", dir + "/bad.avif", CLI.testImages + "/two-colour-8x8.png", "--out-dir", dir + "/o"])]
+        // A single input is guarded in this process, where a sanitizer's own report must
+        // reach the terminal whole, so that capture is checked without one.
+        if ProcessInfo.processInfo.environment["IMGSCALE_SANITIZED"] == nil {
+            runs.append(CLI.run(["fill", "--size", "32x32", dir + "/bad.avif", "-o", dir + "/one.png"]))
+        }
+        for r in runs {
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/bad.avif: warning: the decoder printed: Unknown OBU type"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/bad.avif: invalid AVIF: cannot decode the image"), r.stderr)
+            for line in r.stderr.split(separator: "\n") {
+                XCTAssertTrue(line.hasPrefix("imgscale: "), "a line without its input: \(line)")
+            }
+        }
+        XCTAssertEqual(CLI.files(dir + "/o"), ["two-colour-8x8.png"])
+    }
 }

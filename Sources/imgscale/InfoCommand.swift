@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// `imgscale info FILE...`: each input's header, one line (or JSON object) each, in the
+/// order given. Each input is read in a forked worker (one file: in this process,
+/// guarded), so a decoder library that crashes on one file costs that file's line, not
+/// the ones after it; a worker's address space is bounded by the memory budget.
+enum InfoCommand {
+    static func run(_ args: ParsedArguments) throws -> Int32 {
+        let paths = args.positionals
+        guard !paths.isEmpty else { throw UsageError(message: "no input files") }
+        let limit = Commands.maxMemory(args)
+        let json = args.has("json")
+        let limits = WorkerPool.Limits(addressSpace: limit > 0 && limit < Int.max / 4 ? 2 * limit + (512 << 20) : nil, cpuSeconds: nil)
+        var status: Int32 = 0
+        func print(_ o: InfoOutcome) {
+            if let out = o.out { Console.out(out) }
+            o.err.forEach { Console.err($0) }
+            if o.failed { status = 1 }
+        }
+        func crashed(_ path: String, _ why: String) -> InfoOutcome {
+            InfoOutcome(display: FileName.display(path), err: ["imgscale: \(FileName.display(path)): \(why)"], failed: true)
+        }
+        if paths.count == 1 {
+            let path = paths[0]
+            print(CrashGuard.run(limits: limits, reportFD: nil, display: FileName.display(path),
+                                 outcome: { BatchReporter.InputOutcome(input: path, error: $0, outputs: [], milliseconds: 0) }) {
+                describe(path, limit: limit, json: json)
+            })
+        } else if WorkerPool.available {
+            // One worker, so the lines come back in order; a header read is too quick to
+            // gain from more.
+            let pool = WorkerPool(limits: limits)
+            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, json: json) },
+                                       record: { print($1) }, crashed: { crashed(paths[$0], $1) })
+            if !finished { return 130 }
+        } else {
+            paths.forEach { print(describe($0, limit: limit, json: json)) }
+        }
+        return status
+    }
+
+    /// One input's line, warnings or error.
+    static func describe(_ path: String, limit: Int, json: Bool) -> InfoOutcome {
+        CrashGuard.faultForTests(on: path)
+        var o = InfoOutcome(display: FileName.display(path))
+        do {
+            let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit))
+            for warning in info.warnings { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
+            let upright = info.uprightSize
+            if json {
+                var j = JSON()
+                j.add(path: "path", path)
+                j.add("format", info.format.rawValue)
+                j.add("width", info.size.width)
+                j.add("height", info.size.height)
+                j.add("channels", info.channels)
+                j.add("bit_depth", info.bitDepth)
+                j.add("color", info.colorModel.rawValue)
+                j.add("orientation", info.orientation.rawValue)
+                j.add("upright_width", upright.width)
+                j.add("upright_height", upright.height)
+                j.add(info.format.incrementalName, info.interlaced)
+                j.add("frames", info.frames)
+                j.add("images", info.images)
+                j.add("primary_item", info.primaryItem)
+                j.add("icc", info.iccProfile != nil)
+                j.add("exif", info.exif != nil)
+                j.add("xmp", info.xmp != nil)
+                j.add("text", info.textCount)
+                j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
+                o.out = j.text
+            } else {
+                var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
+                if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
+                if info.images > 1 {
+                    line += ", \(info.images) images (the primary" + (info.primaryItem.map { ", item \($0)," } ?? "") + " is used)"
+                }
+                if info.format.appliesExifOrientation || info.orientation != .up {
+                    line += ", orientation \(info.orientation.rawValue)"
+                    if info.orientation != .up { line += " (upright \(upright))" }
+                }
+                if !info.metadataKinds.isEmpty { line += ", metadata: " + info.metadataKinds.joined(separator: " ") }
+                o.out = line
+            }
+        } catch {
+            o.err.append("imgscale: \(FileName.display(path)): \(ErrorText.describe(error))")
+            o.failed = true
+        }
+        return o
+    }
+}

@@ -1,0 +1,47 @@
+import ImageScaler
+
+/// An input's outcome as bytes, from a worker process to the batch's parent
+/// (`WireWriter`'s form).
+extension BatchReporter.InputOutcome: WorkerOutcome {
+    func wire() -> [UInt8] {
+        var w = WireWriter()
+        w.string(input)
+        w.string(error)
+        w.strings(warnings)
+        w.string(decodes)
+        w.int(milliseconds)
+        w.int(outputs.count)
+        for output in outputs {
+            w.string(output.output)
+            w.string(output.status.rawValue)
+            w.string(output.error)
+            w.int(output.size?.width ?? -1)
+            w.int(output.size?.height ?? -1)
+        }
+        return w.bytes
+    }
+
+    init?(wire bytes: [UInt8]) {
+        var r = WireReader(bytes)
+        let input = r.string() ?? ""
+        let error = r.string()
+        let warnings = r.strings()
+        let decodes = r.string()
+        let ms = r.int()
+        guard let outputCount = r.count() else { return nil }
+        var outputs: [BatchReporter.Outcome] = []
+        for _ in 0..<outputCount {
+            let path = r.string() ?? ""
+            let status = BatchReporter.Status(rawValue: r.string() ?? "") ?? .failed
+            let failure = r.string()
+            let w = r.int(), h = r.int()
+            outputs.append(.init(output: path, status: status, error: failure, size: w >= 0 && h >= 0 ? Size(width: w, height: h) : nil))
+        }
+        guard r.complete else { return nil }
+        self.init(input: input, error: error, warnings: warnings, decodes: decodes, outputs: outputs, milliseconds: ms)
+    }
+
+    mutating func attach(printed: String) {
+        warnings.append("the decoder printed: \(printed)")
+    }
+}
