@@ -91,9 +91,11 @@ final class InstallTests: XCTestCase {
         let tmp = CLI.tempDir()
         let r = CLI.sh("""
             tmp='\(tmp)'
+            # The loader's log goes to its own file: imgscale keeps what is printed on
+            # stderr during a job, to attach it to the input's line.
             { ldd '\(prefix)/bin/imgscale' | awk '/=>/ {print $3}'
-              LD_DEBUG=libs '\(prefix)/bin/imgscale' convert '\(CLI.testImages)/scene-640x427.jpg' -o "$tmp/x.avif" 2>&1 >/dev/null \\
-                | awk '/calling init:/ {print $NF}'
+              LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/ld" '\(prefix)/bin/imgscale' convert '\(CLI.testImages)/scene-640x427.jpg' -o "$tmp/x.avif" >/dev/null
+              cat "$tmp"/ld.* | awk '/calling init:/ {print $NF}'
             } | sort -u | while read -r lib; do
               dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
             done | cut -d: -f1 | sort -u
