@@ -78,13 +78,16 @@ final class WorkerIsolationTests: XCTestCase {
     }
 
     func testInterruptStopsTheWorkersAndSaysSo() throws {
+        // The interrupt waits for the first output: a background job starts with SIGINT
+        // ignored until the pool's handler is in place, and on a loaded machine (or under
+        // a sanitizer) planning 200 inputs can take longer than any fixed sleep.
         let dir = CLI.tempDir()
         let inputs = (0..<200).map { i -> String in
             let p = "\(dir)/in\(i).jpg"
             try? FileManager.default.copyItem(atPath: CLI.testImages + "/scene-640x427.jpg", toPath: p)
             return "'\(p)'"
         }.joined(separator: " ")
-        let r = CLI.sh("\"$IMGSCALE\" fill --size 600x400 --filter lanczos -j2 --out-dir '\(dir)/out' \(inputs) & pid=$!; sleep 0.5; kill -INT $pid; wait $pid; echo \"status $?\"; sleep 0.2; pgrep -a -x imgscale | grep -F '\(dir)/out' || true")
+        let r = CLI.sh("\"$IMGSCALE\" fill --size 600x400 --filter lanczos -j2 --out-dir '\(dir)/out' \(inputs) & pid=$!; until [ -n \"$(ls '\(dir)/out' 2>/dev/null)\" ]; do sleep 0.05; done; kill -INT $pid; wait $pid; echo \"status $?\"; sleep 0.2; pgrep -a -x imgscale | grep -F '\(dir)/out' || true")
         XCTAssertTrue(r.stdout.hasPrefix("status 130\n"), r.stdout + r.stderr)
         XCTAssertTrue(r.stderr.contains("imgscale: interrupted after "), r.stderr)
         XCTAssertTrue(r.stderr.contains(" of 200 inputs"), r.stderr)
