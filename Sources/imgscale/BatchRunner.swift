@@ -39,10 +39,8 @@ final class BatchRunner: Sendable {
         // last would leave the other cores idle at the end of the batch.
         let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
         let forkable = isolated && WorkerPool.available
-        // Twice the budget and half a gigabyte over what the process has: the budget is
-        // an estimate, and threads reserve address space of their own.
         let budget = settings.decode.maxMemory
-        let limits = WorkerPool.Limits(addressSpace: budget > 0 && budget < Int.max / 4 ? 2 * budget + (512 << 20) : nil, cpuSeconds: cpuSeconds)
+        let limits = WorkerPool.Limits(budget: budget, images: 1, cpuSeconds: cpuSeconds)
         if reporter.verbose {
             let place = !isolated ? "threads of this process"
                 : jobs.count == 1 ? "this process, guarded (a crash fails it with one line)"

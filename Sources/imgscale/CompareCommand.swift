@@ -162,7 +162,7 @@ struct CompareCommand {
             // Pairs are decoded in forked workers, so a decoder library that crashes on one
             // file costs that pair (an error, as for an unreadable file), not the run.
             let budget = decode.maxMemory
-            let pool = WorkerPool(limits: .init(addressSpace: budget > 0 && budget < Int.max / 4 ? 4 * budget + (512 << 20) : nil, cpuSeconds: nil))
+            let pool = WorkerPool(limits: .init(budget: budget, images: 2, cpuSeconds: nil))
             let finished = pool.runAll(count: names.count, width: workers, run: outcome, record: { results[$0] = $1 },
                                        crashed: { i, why in crashedPair(names[i], join(expectedDir, names[i]), join(actualDir, names[i]), why) })
             if !finished {

@@ -13,7 +13,7 @@ enum InfoCommand {
         guard !paths.isEmpty else { throw UsageError(message: "no input files") }
         let limit = Commands.maxMemory(args)
         let json = args.has("json")
-        let limits = WorkerPool.Limits(addressSpace: limit > 0 && limit < Int.max / 4 ? 2 * limit + (512 << 20) : nil, cpuSeconds: nil)
+        let limits = WorkerPool.Limits(budget: limit, images: 1, cpuSeconds: nil)
         var status: Int32 = 0
         func print(_ o: InfoOutcome) {
             if let out = o.out { Console.out(out) }

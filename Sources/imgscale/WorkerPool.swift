@@ -22,6 +22,14 @@ final class WorkerPool {
         var addressSpace: Int?
         /// CPU seconds one job may use.
         var cpuSeconds: Int?
+
+        /// Room for `images` decodes within the memory budget, and half a gigabyte over:
+        /// the budget is an estimate, and threads reserve address space of their own.
+        /// No limit for an unlimited budget.
+        init(budget: Int, images: Int, cpuSeconds: Int?) {
+            addressSpace = budget > 0 && budget < Int.max / 4 ? 2 * images * budget + (512 << 20) : nil
+            self.cpuSeconds = cpuSeconds
+        }
     }
 
     private struct Worker {
