@@ -94,6 +94,12 @@ int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err,
                 break;
             }
             if (info->frames == 0) {
+                /* A first image reaching past the screen widens the canvas instead of
+                   losing its pixels; 16-bit fields, so the sums cannot overflow. */
+                const uint32_t right = (uint32_t)gif->Image.Left + (uint32_t)gif->Image.Width;
+                const uint32_t bottom = (uint32_t)gif->Image.Top + (uint32_t)gif->Image.Height;
+                if (right > info->width) info->width = right;
+                if (bottom > info->height) info->height = bottom;
                 info->frame_width = (uint32_t)gif->Image.Width;
                 info->frame_height = (uint32_t)gif->Image.Height;
                 info->interlaced = gif->Image.Interlace;
@@ -121,13 +127,12 @@ int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err,
     return 0;
 }
 
-int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
-                uint32_t *rows_done, char *err, size_t errlen) {
+int cgif_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int channels, uint8_t *out,
+                size_t stride, uint32_t *rows_done, char *err, size_t errlen) {
     *rows_done = 0;
     source s = {data, size, 0, 0};
     GifFileType *gif = open_gif(&s, err, errlen);
     if (!gif) return -1;
-    const uint32_t width = (uint32_t)gif->SWidth, height = (uint32_t)gif->SHeight;
     int transparent = NO_TRANSPARENT_COLOR;
     GifRecordType type;
     int status = -1;
@@ -182,8 +187,8 @@ int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, si
         int decoded = 0, failed = 0;
         for (int p = 0; p < passes && !failed; p++) {
             for (int r = d.Interlace ? start[p] : 0; r < d.Height; r += d.Interlace ? step[p] : 1) {
-                /* Rows below the screen can change no pixel: a sequential image stops
-                   at the screen's last row instead of decoding a frame far taller. */
+                /* Rows below the canvas can change no pixel: a sequential image stops
+                   at the canvas's last row instead of decoding a frame far taller. */
                 if (!d.Interlace && d.Top + r >= (int)height) break;
                 if (DGifGetLine(gif, line, d.Width) == GIF_ERROR) {
                     failed = 1;

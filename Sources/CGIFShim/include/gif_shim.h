@@ -10,8 +10,8 @@
    decoded before that counted in *rows_done. */
 
 typedef struct {
-    uint32_t width;        /* the logical screen (canvas) */
-    uint32_t height;
+    uint32_t width;        /* the canvas: the logical screen, grown to hold the first image */
+    uint32_t height;       /* where it reaches past the screen, as Pillow and browsers do */
     int frames;            /* images in the file */
     int interlaced;        /* the first image's */
     int transparent;       /* the first image has a transparent colour index */
@@ -21,12 +21,12 @@ typedef struct {
 
 int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err, size_t errlen);
 
-/* The first image over the canvas as RGB (channels 3) or RGBA (4): the area it does
+/* The first image over the width x height canvas of cgif_read_info as RGB (channels 3) or RGBA (4): the area it does
    not cover is the background colour, or transparent when the image has a transparent
    index; its transparent pixels get alpha 0. Without any colour table the indices are
    gray levels, as Pillow reads such a file. */
-int cgif_decode(const uint8_t *data, size_t size, int channels, uint8_t *out, size_t stride,
-                uint32_t *rows_done, char *err, size_t errlen);
+int cgif_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int channels, uint8_t *out,
+                size_t stride, uint32_t *rows_done, char *err, size_t errlen);
 
 /* The linked library's version, for `imgscale --version`. */
 int cgif_version(void);

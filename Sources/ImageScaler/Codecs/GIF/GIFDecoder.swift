@@ -1,6 +1,7 @@
 import CGIFShim
 
-/// GIF through giflib as a `RowDecoder`: the first frame over the logical screen, its
+/// GIF through giflib as a `RowDecoder`: the first frame over the logical screen (grown
+/// to hold that frame where it reaches past the screen, as Pillow and browsers show it), its
 /// transparent index becoming alpha 0 (RGBA; RGB when it has none), interlaced rows put
 /// in place; `info` counts the frames. giflib decodes to indices row by row, but an
 /// interlaced image's rows arrive out of order, so the frame is made whole first.
@@ -9,8 +10,8 @@ struct GIFDecoder: RowDecoder {
     let data: [UInt8]
     let info: ImageInfo
     let capabilities = DecoderCapabilities()
-    /// The first image's own size: giflib decodes every one of its pixels, inside the
-    /// screen or not, so the pixel limit covers it too.
+    /// The first image's own size: giflib decodes every one of its pixels, so the pixel
+    /// limit covers it too (the canvas holds it, so this is also checked there).
     let frame: Size
 
     init(_ data: [UInt8]) throws {
@@ -39,7 +40,8 @@ struct GIFDecoder: RowDecoder {
         var message = ShimMessage()
         let status = data.withUnsafeBufferPointer { d in
             pixels.withUnsafeMutableBufferPointer { out in
-                message.with { cgif_decode(d.baseAddress, d.count, Int32(channels), out.baseAddress, rowBytes, &done, $0, $1) }
+                message.with { cgif_decode(d.baseAddress, d.count, UInt32(width), UInt32(height), Int32(channels), out.baseAddress, rowBytes,
+                                           &done, $0, $1) }
             }
         }
         if status != 0 {
