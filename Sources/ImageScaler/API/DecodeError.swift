@@ -1,11 +1,9 @@
 /// Why an input could not become a `PixelBuffer`. Each message reads well after
-/// "imgscale: <path>: " and quotes libpng's or libjpeg's own words where there are some.
+/// "imgscale: <path>: " and quotes the codec library's own words where there are some.
 public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case empty
     case unknownFormat
-    case png(String)
-    case jpeg(String)
-    /// Any other format's decoder refused the data, in its own words.
+    /// The format's decoder refused the data, in its own (or its library's) words.
     case invalid(ImageFormat, String)
     case tooManyPixels(Size, limit: Int)
     case badDimensions(Size)
@@ -31,8 +29,6 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case .empty: return "empty file"
         case .unknownFormat:
             return "not a \(ImageFormat.names(ImageFormat.allCases, or: true)) file (unrecognised signature)"
-        case .png(let message): return "invalid PNG: \(message)"
-        case .jpeg(let message): return "invalid JPEG: \(message)"
         case .invalid(let format, let message): return "invalid \(format.displayName): \(message)"
         case .tooManyPixels(let size, let limit):
             return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit)"

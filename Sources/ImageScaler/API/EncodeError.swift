@@ -1,8 +1,6 @@
 /// Why a `PixelBuffer` could not be encoded, with the codec's own message.
 public enum EncodeError: Error, Equatable, CustomStringConvertible {
-    case png(String)
-    case jpeg(String)
-    /// Any other format's encoder failed, in its own words.
+    /// The format's encoder failed, in its own (or its library's) words.
     case failed(ImageFormat, String)
     /// imgscale reads this format but does not write it.
     case unsupported(ImageFormat)
@@ -11,8 +9,6 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .png(let message): return "PNG encoding failed: \(message)"
-        case .jpeg(let message): return "JPEG encoding failed: \(message)"
         case .failed(let format, let message): return "\(format.displayName) encoding failed: \(message)"
         case .unsupported(let format): return "imgscale does not write \(format.displayName)"
         case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"

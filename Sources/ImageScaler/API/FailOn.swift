@@ -1,5 +1,3 @@
-import CJPEGShim
-
 /// How damaged an input may be and still give an output, in libvips's terms: each
 /// level fails on its own kind of damage and on everything worse. Damage below the
 /// level is decoded as far as the codec can (libjpeg fills missing blocks with grey; a
@@ -15,15 +13,6 @@ public enum FailOn: String, CaseIterable, Sendable {
     case error
     /// Fail on any warning of libjpeg or libpng: the strict default.
     case warning
-
-    var jpegSeverity: Int32 {
-        switch self {
-        case .none: return Int32(CJPEG_SEVERITY_NEVER)
-        case .truncated: return Int32(CJPEG_SEVERITY_TRUNCATED)
-        case .error: return Int32(CJPEG_SEVERITY_ERROR)
-        case .warning: return Int32(CJPEG_SEVERITY_WARNING)
-        }
-    }
 
     /// The strictest level that lets damage of this kind through (a warning passes at
     /// `error`, corrupt data at `truncated`, missing data only at `none`).

@@ -10,7 +10,8 @@
 final class OutputSink {
     let plan: RenderPlan
     private let resample: RenderPlan.Resample?
-    private let format: ImageFormat
+    /// nil when the pixels are wanted, not a file (`image()`).
+    private let format: ImageFormat?
     private let flattenOnto: RGBColor?
     private let encoding: (Int) -> EncodeOptions
     private var resampler: RowResampler?
@@ -18,15 +19,12 @@ final class OutputSink {
     private var copier: (encoder: any RowEncoder, rows: Int)?
     /// Set before decoding starts; then this output's resampler makes only the rows above it.
     var lowerBand: LowerBand?
-    /// False when the pixels are wanted, not a file (`image()`).
-    private let encodes: Bool
 
     /// `encoding(channels)` gives the encoder's options for a result of that many
     /// channels; `flattenOnto` composites alpha onto that colour first.
-    init(plan: RenderPlan, resample: RenderPlan.Resample?, format: ImageFormat, flattenOnto: RGBColor?,
-         encoding: @escaping (Int) -> EncodeOptions, encodes: Bool = true) {
+    init(plan: RenderPlan, resample: RenderPlan.Resample?, format: ImageFormat?, flattenOnto: RGBColor?,
+         encoding: @escaping (Int) -> EncodeOptions) {
         self.plan = plan
-        self.encodes = encodes
         self.resample = resample
         self.format = format
         self.flattenOnto = flattenOnto
@@ -35,17 +33,18 @@ final class OutputSink {
 
     func begin(_ region: DecodedRegion) throws {
         guard let resample else {
+            guard let format else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
             copier = (try format.encoder(width: plan.target.width, height: plan.target.height, channels: region.channels,
                                          options: encoding(region.channels)), 0)
             return
         }
         // The stream path carries no alpha, so flattening never applies to it; its rows
         // are encoded as they are made, so the resampler keeps only the last few.
-        let streams = plan.path == .stream && encodes
+        let streams = plan.path == .stream && format != nil
         resampler = RowResampler(region: region.rect, channels: region.channels, rect: resample.sampling,
                                  target: resample.storedTarget, filter: resample.filter, band: lowerBand.map { 0..<$0.firstOutputRow },
                                  streamed: streams)
-        if streams {
+        if streams, let format {
             writer = ResampledRowWriter(format: format, target: plan.target, options: encoding(region.channels))
         }
     }
@@ -78,6 +77,7 @@ final class OutputSink {
         }
         let image = plan.operation.padded(Orienter.upright(resampler.finish(below: lower), plan.orientation))
         let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
+        guard let format else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
         let (bytes, warnings) = try format.encodeReporting(final, options: encoding(final.channels))
         var reported = info
         reported.warnings += warnings.filter { !reported.warnings.contains($0) }

@@ -199,8 +199,7 @@ struct RenderExecutor: Sendable {
     /// no resampling, the decoded image (or region) cut and turned upright.
     func image() throws -> (PixelBuffer, ImageInfo) {
         if let resample = plan.resample {
-            let sink = OutputSink(plan: plan, resample: resample, format: .png, flattenOnto: nil, encoding: { _ in EncodeOptions() },
-                                  encodes: false)
+            let sink = OutputSink(plan: plan, resample: resample, format: nil, flattenOnto: nil, encoding: { _ in EncodeOptions() })
             let decoded = try decodeRows(resample.window, shrink: resample.shrink, begin: { try sink.begin($0) }, rows: { try sink.add($0) })
             return (sink.image(), decoded)
         }

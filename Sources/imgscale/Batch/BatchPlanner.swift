@@ -49,7 +49,7 @@ struct BatchPlanner {
             }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
             if format == nil && ImageFormat.isUnwritableImageExtension(of: output) {
-                throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); use a .png, .jpg or .webp name, or --format")
+                throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); use a \(ImageFormat.writableExtensions) name, or --format")
             }
             jobs.append(Job(index: 0, input: inputs[0], outputs: [
                 Job.Output(path: output, format: format ?? ImageFormat.fromExtension(of: output), operation: operations[0])]))
@@ -81,7 +81,7 @@ struct BatchPlanner {
                     }
                     var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation)
                     if ImageFormat.isUnwritableImageExtension(of: path) {
-                        output.failure = "cannot write '\(FileName.display(path))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); give --format or a --name with .png, .jpg or .webp"
+                        output.failure = "cannot write '\(FileName.display(path))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); give --format or a --name with \(ImageFormat.writableExtensions)"
                     }
                     outputs.append(output)
                 }

@@ -216,12 +216,11 @@ enum Commands {
     static func warnAboutUnusedOptions(_ args: ParsedArguments, outputs: [Job.Output]) {
         guard outputs.allSatisfy({ $0.format != nil }) else { return }
         let formats = Set(outputs.compactMap(\.format))
-        let owners: [(String, [ImageFormat])] = [("quality", [.jpeg, .webp, .avif, .heic]), ("progressive", [.jpeg]), ("subsampling", [.jpeg]),
-                                                 ("compression", [.png]), ("palette", [.png]), ("lossless", [.webp]),
-                                                 ("effort", [.webp, .avif, .heic])]
-        for (option, users) in owners where args.has(option) && formats.isDisjoint(with: users) {
+        for option in EncoderOption.allCases where args.has(option.rawValue) {
+            let users = ImageFormat.taking(option)
+            guard formats.isDisjoint(with: users) else { continue }
             let others = ImageFormat.names(formats.sorted { $0.rawValue < $1.rawValue })
-            Console.err("imgscale: warning: --\(option) applies to \(ImageFormat.names(users, or: true)) output only; it has no effect on \(others) output")
+            Console.err("imgscale: warning: --\(option.rawValue) applies to \(ImageFormat.names(users, or: true)) output only; it has no effect on \(others) output")
         }
     }
 

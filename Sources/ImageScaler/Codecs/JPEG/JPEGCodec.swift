@@ -26,7 +26,7 @@ public enum JPEGCodec {
             if libjpegOnly { cjpeg_reader_libjpeg_only(reader) }
             do {
                 return try body(reader, raw, &message)
-            } catch DecodeError.jpeg(let text) {
+            } catch DecodeError.invalid(.jpeg, let text) {
                 throw refusal(text, severity: cjpeg_reader_failed_severity(reader))
             }
         }
@@ -37,8 +37,8 @@ public enum JPEGCodec {
     private static func refusal(_ text: String, severity: Int32) -> DecodeError {
         let kinds: [Int32: FailOn] = [Int32(CJPEG_SEVERITY_WARNING): .warning, Int32(CJPEG_SEVERITY_ERROR): .error,
                                       Int32(CJPEG_SEVERITY_TRUNCATED): .truncated]
-        guard let damage = kinds[severity] else { return DecodeError.jpeg(text) }
-        return DecodeError.refusing(.jpeg(text), damage: damage)
+        guard let damage = kinds[severity] else { return DecodeError.invalid(.jpeg, text) }
+        return DecodeError.refusing(.invalid(.jpeg, text), damage: damage)
     }
 
     /// Decodes at 1/`options.shrink` size (libjpeg's DCT scaling, the cheapest way to a
@@ -165,7 +165,7 @@ public enum JPEGCodec {
             if shrink == 8 && !options.libjpegOnly {
                 var layout = cjpeg_eighth_layout()
                 let status = message.with { cjpeg_reader_start_eighth(reader, &layout, &output, $0, $1) }
-                guard status >= 0 else { throw DecodeError.jpeg(message.text) }
+                guard status >= 0 else { throw DecodeError.invalid(.jpeg, message.text) }
                 if status == 1 {
                     // Half of what the file's bytes leave: the pipeline after needs its share.
                     let budget = options.maxMemory <= 0 ? Int.max : max(0, options.maxMemory - data.count) / 2
@@ -173,12 +173,12 @@ public enum JPEGCodec {
                 }
                 if eighth == nil {
                     guard message.with({ cjpeg_reader_crop(reader, cropX, cropW, &output, $0, $1) }) == 0 else {
-                        throw DecodeError.jpeg(message.text)
+                        throw DecodeError.invalid(.jpeg, message.text)
                     }
                 }
             } else {
                 guard message.with({ cjpeg_reader_start(reader, Int32(shrink), cropX, cropW, &output, $0, $1) }) == 0 else {
-                    throw DecodeError.jpeg(message.text)
+                    throw DecodeError.invalid(.jpeg, message.text)
                 }
             }
             // With a thread lent, Huffman decoding runs ahead on it while libjpeg
@@ -249,7 +249,7 @@ public enum JPEGCodec {
             var skipped = 0
             while skipped < firstRow {
                 let n = message.with { cjpeg_reader_skip(reader, UInt32(firstRow - skipped), $0, $1) }
-                guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "cannot skip scanlines") }
+                guard n > 0 else { throw DecodeError.invalid(.jpeg, n < 0 ? message.text : "cannot skip scanlines") }
                 skipped += Int(n)
             }
             // 16 rows: one iMCU row of 4:2:0 at full size, so libjpeg fills a chunk per call.
@@ -264,7 +264,7 @@ public enum JPEGCodec {
                 let n = chunk.withUnsafeMutableBufferPointer { out in
                     message.with { cjpeg_reader_read(reader, out.baseAddress!, stride, UInt32(want), $0, $1) }
                 }
-                guard n > 0 else { throw DecodeError.jpeg(n < 0 ? message.text : "no scanlines returned") }
+                guard n > 0 else { throw DecodeError.invalid(.jpeg, n < 0 ? message.text : "no scanlines returned") }
                 let count = Int(n)
                 try chunk.withUnsafeBufferPointer {
                     try rows(RowChunk(firstRow: row, count: count, bytesPerRow: stride, pixels: $0.baseAddress!, storage: chunk))
@@ -272,7 +272,7 @@ public enum JPEGCodec {
                 row += count
             }
             guard message.with({ cjpeg_reader_finish(reader, $0, $1) }) == 0 else {
-                throw DecodeError.jpeg(message.text)
+                throw DecodeError.invalid(.jpeg, message.text)
             }
             return tolerated(reader, info, options)
         }

@@ -32,7 +32,7 @@ final class JPEGEncoder: RowEncoder {
                 }
             }
         }
-        guard let w else { throw EncodeError.jpeg(message.text) }
+        guard let w else { throw EncodeError.failed(.jpeg, message.text) }
         writer = w
     }
 
@@ -61,7 +61,7 @@ final class JPEGEncoder: RowEncoder {
         var message = ShimMessage()
         if outChannels == channels {
             guard message.with({ cjpeg_writer_write_rows(writer, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
-                throw EncodeError.jpeg(message.text)
+                throw EncodeError.failed(.jpeg, message.text)
             }
             return
         }
@@ -72,7 +72,7 @@ final class JPEGEncoder: RowEncoder {
                                   channels: outChannels, pixels: width, onto: background)
                 return message.with { cjpeg_writer_write_rows(writer, row.baseAddress!, row.count, 1, $0, $1) }
             }
-            guard status == 0 else { throw EncodeError.jpeg(message.text) }
+            guard status == 0 else { throw EncodeError.failed(.jpeg, message.text) }
         }
     }
 
@@ -81,7 +81,7 @@ final class JPEGEncoder: RowEncoder {
         var size = 0
         var message = ShimMessage()
         guard message.with({ cjpeg_writer_finish(writer, &out, &size, $0, $1) }) == 0, let bytes = out else {
-            throw EncodeError.jpeg(message.text)
+            throw EncodeError.failed(.jpeg, message.text)
         }
         defer { cjpeg_free(bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))

@@ -15,7 +15,7 @@ public enum PNGCodec {
             var raw = cpng_info()
             var message = ShimMessage()
             guard let reader = message.with({ cpng_reader_open(buf.baseAddress, buf.count, tolerateCRC ? 1 : 0, &raw, $0, $1) }) else {
-                throw DecodeError.png(message.text)
+                throw DecodeError.invalid(.png, message.text)
             }
             defer { cpng_reader_close(reader) }
             return try body(reader, raw, &message)
@@ -36,7 +36,7 @@ public enum PNGCodec {
             let status = samples.withUnsafeMutableBytes { out in
                 message.with { cpng_reader_read(reader, out.baseAddress!.assumingMemoryBound(to: UInt8.self), width * channels * 2, $0, $1) }
             }
-            guard status == 0 else { throw DecodeError.png(message.text) }
+            guard status == 0 else { throw DecodeError.invalid(.png, message.text) }
             if channels == 4 { return (info.size, samples) }
             var rgba = [UInt16](repeating: 65535, count: width * height * 4)
             for i in 0..<(width * height) {
@@ -80,7 +80,7 @@ public enum PNGCodec {
             /// transparent with alpha), with a warning saying so.
             func judge(_ status: Int32, rowsDone: Int) throws {
                 let damage: FailOn = status == -2 ? .truncated : .error
-                guard options.failOn.tolerates(damage) else { throw DecodeError.refusing(.png(message.text), damage: damage) }
+                guard options.failOn.tolerates(damage) else { throw DecodeError.refusing(.invalid(.png, message.text), damage: damage) }
                 info.warnings.append("damaged PNG decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); "
                                      + (rowsDone < height ? "\(rowsDone) of \(height) rows decoded, the rest left black" : "all rows decoded"))
             }
@@ -232,7 +232,7 @@ public enum PNGCodec {
         } catch {
             return error
         }
-        return DecodeError.png("damaged image data")
+        return DecodeError.invalid(.png, "damaged image data")
     }
 
     /// libpng's warnings fail the decode under `FailOn.warning`, else are reported;

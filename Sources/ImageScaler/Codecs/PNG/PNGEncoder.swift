@@ -24,7 +24,7 @@ final class PNGEncoder: RowEncoder {
                 }
             }
         }
-        guard let w else { throw EncodeError.png(message.text) }
+        guard let w else { throw EncodeError.failed(.png, message.text) }
         writer = w
     }
 
@@ -33,7 +33,7 @@ final class PNGEncoder: RowEncoder {
     func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
         var message = ShimMessage()
         guard message.with({ cpng_writer_write_rows(writer, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
-            throw EncodeError.png(message.text)
+            throw EncodeError.failed(.png, message.text)
         }
     }
 
@@ -42,7 +42,7 @@ final class PNGEncoder: RowEncoder {
         var size = 0
         var message = ShimMessage()
         guard message.with({ cpng_writer_finish(writer, &out, &size, $0, $1) }) == 0, let bytes = out else {
-            throw EncodeError.png(message.text)
+            throw EncodeError.failed(.png, message.text)
         }
         defer { cpng_free(bytes) }
         return Array(UnsafeBufferPointer(start: bytes, count: size))

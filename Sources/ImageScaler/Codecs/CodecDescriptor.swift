@@ -1,0 +1,44 @@
+/// Everything imgscale knows about one format, in one value: how its files are
+/// recognised and named, the decoder that reads it, and where it is written, the encoder,
+/// the options it takes and the metadata it can hold. Each format's folder defines its
+/// descriptor; `Registry` lists them. No code outside a codec's folder names a format:
+/// it asks the descriptor.
+struct CodecDescriptor: Sendable {
+    let format: ImageFormat
+    /// How messages name it ("WebP").
+    let displayName: String
+    /// Lower-case extensions that name it; the first is the one written.
+    let extensions: [String]
+    /// Whether the first bytes of a file (at least 16, up to 64) are this format's
+    /// signature. Signatures are tried in the registry's order.
+    let matches: @Sendable (ArraySlice<UInt8>) -> Bool
+    /// The decoder for a file with this signature (its header read, no pixels).
+    let decoder: @Sendable ([UInt8]) throws -> any RowDecoder
+    /// The longest side the format can store.
+    let maxSide: Int
+    /// What it calls a file stored in passes (`ImageInfo.interlaced`).
+    let incrementalName: String
+    /// Whether an EXIF orientation in the file turns the image; formats whose turns are
+    /// their own boxes (HEIF's `irot`/`imir`) apply them in the decoder instead.
+    let appliesExifOrientation: Bool
+    /// The libraries behind it and their versions, for bug reports.
+    let libraries: @Sendable () -> [(name: String, version: String)]
+    /// How it is written; nil for a format imgscale only reads.
+    let writer: Writer?
+
+    /// The encoding side of a format.
+    struct Writer: Sendable {
+        /// The encoder options that change its output; the others do nothing for it.
+        let options: Set<EncoderOption>
+        /// A row encoder for `width` x `height` rows of `channels` channels.
+        let rows: @Sendable (_ width: Int, _ height: Int, _ channels: Int, EncodeOptions) throws -> any RowEncoder
+        /// A whole image, for a format that decides something from all of its pixels
+        /// first (PNG's palette); nil: the row encoder over the buffer.
+        let whole: (@Sendable (PixelBuffer, EncodeOptions) throws -> [UInt8])?
+        /// The metadata of the options it can hold for `channels` channels, and one
+        /// warning per block left out.
+        let carriable: @Sendable (EncodeOptions, _ channels: Int) -> (EncodeOptions, [String])
+        /// Whether an encoded file is a palette image, for the formats that write them.
+        let isPalette: (@Sendable ([UInt8]) -> Bool)?
+    }
+}

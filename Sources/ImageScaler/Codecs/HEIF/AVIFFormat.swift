@@ -1,0 +1,18 @@
+import CHEIFShim
+
+extension ImageFormat {
+    public static let avif = ImageFormat(registering: "avif")
+}
+
+/// AVIF (AV1 in HEIF) through libheif and its AV1 plugins, opened on first use.
+extension CodecDescriptor {
+    static let avif = CodecDescriptor(
+        format: .avif, displayName: "AVIF", extensions: ["avif"],
+        matches: { HEIFBrand.of($0) == .avif },
+        decoder: { try HEIFDecoder($0, format: .avif) },
+        maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
+        libraries: { [("libheif", String(cString: cheif_version()))] },
+        writer: Writer(options: [.quality, .effort],
+                       rows: { HEIFEncoder(format: .avif, width: $0, height: $1, channels: $2, options: $3) },
+                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil))
+}

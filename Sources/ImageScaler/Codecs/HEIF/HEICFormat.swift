@@ -1,0 +1,20 @@
+import CHEIFShim
+
+extension ImageFormat {
+    public static let heic = ImageFormat(registering: "heic")
+}
+
+/// HEIC (HEVC in HEIF) through libheif, opened on first use: 8-10 bits, alpha, grids
+/// and `irot`/`imir` in; 8-bit out.
+extension CodecDescriptor {
+    static let heic = CodecDescriptor(
+        format: .heic, displayName: "HEIC", extensions: ["heic", "heif"],
+        matches: { HEIFBrand.of($0) == .heic },
+        decoder: { try HEIFDecoder($0, format: .heic) },
+        maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
+        // From the header: asking the library would load it.
+        libraries: { [("libheif", String(cString: cheif_version()))] },
+        writer: Writer(options: [.quality, .effort],
+                       rows: { HEIFEncoder(format: .heic, width: $0, height: $1, channels: $2, options: $3) },
+                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil))
+}

@@ -1,0 +1,26 @@
+import CJPEGShim
+
+extension ImageFormat {
+    public static let jpeg = ImageFormat(registering: "jpeg")
+}
+
+/// JPEG through libjpeg-turbo (with imgscale's own entropy decoders): gray, YCbCr and
+/// CMYK in, scaled by 1/2, 1/4 or 1/8 in the DCT where that helps; gray or YCbCr out.
+extension CodecDescriptor {
+    static let jpeg = CodecDescriptor(
+        format: .jpeg, displayName: "JPEG", extensions: ["jpg", "jpeg"],
+        // SOI followed by the first marker's 0xFF: every JPEG starts this way.
+        matches: { $0.starts(with: [0xFF, 0xD8, 0xFF]) },
+        decoder: { try JPEGDecoder($0) },
+        // The frame header's 16-bit dimensions.
+        maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: true,
+        libraries: {
+            let v = Int(cjpeg_version())
+            return [("libjpeg-turbo", "\(v / 1_000_000).\(v / 1000 % 1000).\(v % 1000)")]
+        },
+        writer: Writer(options: [.quality, .progressive, .subsampling],
+                       rows: { try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3) },
+                       whole: nil,
+                       carriable: { options, _ in JPEGEncoder.carriable(options) },
+                       isPalette: nil))
+}

@@ -1,0 +1,22 @@
+import CPNGShim
+
+extension ImageFormat {
+    public static let png = ImageFormat(registering: "png")
+}
+
+/// PNG through libpng: 1-16 bits, gray, RGB, palette and alpha in; 8 or 16 bits, and
+/// palette images on request, out. Orientation from eXIf, a raw EXIF text chunk or XMP.
+extension CodecDescriptor {
+    static let png = CodecDescriptor(
+        format: .png, displayName: "PNG", extensions: ["png"],
+        matches: { $0.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) },
+        decoder: { try PNGDecoder($0) },
+        // PNG's 31-bit dimensions.
+        maxSide: 0x7fff_ffff, incrementalName: "interlaced", appliesExifOrientation: true,
+        libraries: { [("libpng", String(cString: cpng_version()))] },
+        writer: Writer(options: [.compression, .palette],
+                       rows: { try PNGEncoder(width: $0, height: $1, channels: $2, options: $3) },
+                       whole: { try PNGEncoder.encode($0, options: $1) },
+                       carriable: { PNGEncoder.carriable($0, channels: $1) },
+                       isPalette: { PNGEncoder.isPalette($0) }))
+}

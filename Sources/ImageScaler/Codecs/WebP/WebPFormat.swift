@@ -1,0 +1,25 @@
+import CWebPShim
+
+extension ImageFormat {
+    public static let webp = ImageFormat(registering: "webp")
+}
+
+/// WebP through libwebp: lossy, lossless, alpha and animations (the first frame) in;
+/// lossy or lossless out.
+extension CodecDescriptor {
+    static let webp = CodecDescriptor(
+        format: .webp, displayName: "WebP", extensions: ["webp"],
+        matches: { h in
+            h.count >= 12 && h.prefix(4).elementsEqual("RIFF".utf8) && h.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
+        },
+        decoder: { try WebPDecoder($0) },
+        // VP8L's 14-bit dimensions.
+        maxSide: 16383, incrementalName: "progressive", appliesExifOrientation: true,
+        libraries: {
+            let v = Int(cwebp_version())
+            return [("libwebp", "\(v >> 16).\(v >> 8 & 0xFF).\(v & 0xFF)")]
+        },
+        writer: Writer(options: [.quality, .lossless, .effort],
+                       rows: { WebPEncoder(width: $0, height: $1, channels: $2, options: $3) },
+                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil))
+}
