@@ -307,6 +307,12 @@ final class FailOnHintTests: XCTestCase {
         // Bytes between two markers: libjpeg's "extraneous bytes" warning.
         let sos = try XCTUnwrap((2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
         write("extraneous.jpg", jpeg.prefix(sos) + Data([1, 2, 3]) + jpeg.suffix(from: sos))
+        // The same warning first, then all-ones bits mid-scan, a code no Huffman table
+        // holds: corrupt data further on, which `--fail-on error` would refuse too.
+        var both = jpeg.prefix(sos) + Data([1, 2, 3]) + jpeg.suffix(from: sos)
+        let middle = both.startIndex + sos + 3 + (both.count - sos - 3) / 2
+        both.replaceSubrange(middle..<middle + 40, with: Data([UInt8](repeating: 0, count: 40).enumerated().map { $0.offset % 2 == 0 ? 0xFF : 0 }))
+        write("worse-later.jpg", both)
         write("cut.png", png.prefix(png.count / 2))
         // A bad filter type (9) in the first row: corrupt image data.
         var raw = [UInt8](repeating: 0, count: 4 * 17)
@@ -323,7 +329,7 @@ final class FailOnHintTests: XCTestCase {
         b = open('full.webp', 'rb').read()
         open('cut.webp', 'wb').write(b[:len(b) * 2 // 3])
         """, in: dir)
-        let expected = ["cut.jpg": "none", "extraneous.jpg": "error", "cut.png": "none", "filter.png": "truncated",
+        let expected = ["cut.jpg": "none", "extraneous.jpg": "error", "worse-later.jpg": "truncated", "cut.png": "none", "filter.png": "truncated",
                         "cut.gif": "none", "cut.webp": "none"]
         for (name, level) in expected.sorted(by: { $0.key < $1.key }) {
             let strict = CLI.run(["convert", dir + "/" + name, "-o", dir + "/out.png"])

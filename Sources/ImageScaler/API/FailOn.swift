@@ -24,6 +24,13 @@ public enum FailOn: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether this level lets more damage through than `other`.
+    func isMoreLenient(than other: FailOn) -> Bool {
+        let order: [FailOn] = [.warning, .error, .truncated, .none]
+        // Invariant: `order` holds every case.
+        return order.firstIndex(of: self)! > order.firstIndex(of: other)!
+    }
+
     /// Whether damage of this kind is tolerated.
     func tolerates(_ damage: FailOn) -> Bool {
         let order: [FailOn] = [.warning, .error, .truncated]

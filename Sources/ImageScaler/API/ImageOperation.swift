@@ -96,24 +96,29 @@ public enum ImageOperation: Sendable {
         let dropped = Locked<[String]>([])
         // Rewritten once for the input, however many outputs share it.
         let uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
-        let results = try executor.render(zip(plans, outputs).map { plan, output in
-            var options = encode
-            if settings.keepMetadata {
-                options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
-                options.xmp = uprightXMP
-            }
-            let carried = options
-            return RenderExecutor.Output(format: output.format, flattenOnto: encode.flatten ? encode.background : nil) { channels in
-                var o = carried
-                // Converted pixels are sRGB, which is what a file without a profile means.
-                if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
-                    o.iccProfile = icc
+        let results: [RenderResult]
+        do {
+            results = try executor.render(zip(plans, outputs).map { plan, output in
+                var options = encode
+                if settings.keepMetadata {
+                    options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
+                    options.xmp = uprightXMP
                 }
-                let (kept, warnings) = output.format.carriable(o, channels: channels)
-                dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
-                return kept
-            }
-        })
+                let carried = options
+                return RenderExecutor.Output(format: output.format, flattenOnto: encode.flatten ? encode.background : nil) { channels in
+                    var o = carried
+                    // Converted pixels are sRGB, which is what a file without a profile means.
+                    if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
+                        o.iccProfile = icc
+                    }
+                    let (kept, warnings) = output.format.carriable(o, channels: channels)
+                    dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
+                    return kept
+                }
+            })
+        } catch let error as DecodeError {
+            throw DamageProbe.truthful(error, data: data, options: decode)
+        }
         let warnings = dropped.withLock { $0 }
         guard !warnings.isEmpty else { return results }
         return results.map { r in
