@@ -80,7 +80,7 @@ func main(_ argv: [String]) -> Int32 {
 
 func topHelp() -> String {
     var lines = [
-        "imgscale \(Commands.version): resize and crop PNG, JPEG, WebP, HEIC, AVIF and GIF images, deterministically.",
+        "imgscale \(Commands.version): resize and crop \(ImageFormat.names(ImageFormat.allCases)) images, deterministically.",
         "",
         "usage: imgscale COMMAND [OPTIONS] INPUT...",
         "",

@@ -1,3 +1,5 @@
+import ImageScaler
+
 /// `imgscale.1`, written from the command table that `--help` is written from, so the
 /// two cannot drift: every command, its usage, options and examples. roff, in the
 /// conventional sections (NAME, SYNOPSIS, DESCRIPTION, COMMANDS, OPTIONS, EXIT STATUS,
@@ -17,8 +19,8 @@ enum ManPage {
             ".B imgscale",
             ".BR \\-\\-version | \\-\\-help",
             ".SH DESCRIPTION",
-            text("imgscale resizes, crops and converts images and compares them with goldens. It reads PNG, JPEG, WebP, "
-                 + "HEIC, AVIF and GIF and writes PNG, JPEG, WebP, AVIF and HEIC. Outputs are byte-identical on every run, "
+            text("imgscale resizes, crops and converts images and compares them with goldens. It reads "
+                 + "\(ImageFormat.names(ImageFormat.allCases)) and writes \(ImageFormat.names(ImageFormat.writable)). Outputs are byte-identical on every run, "
                  + "machine and thread count; they appear atomically and complete; every input is checked against the pixel "
                  + "limit and the memory budget from its header before any pixel is decoded."),
             ".PP",
