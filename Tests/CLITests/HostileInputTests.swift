@@ -130,7 +130,7 @@ final class HostileInputTests: XCTestCase {
             let m = measure(row.args)
             XCTAssertEqual(m.status, row.status, "\(row.args.last!): \(m.stderr)")
             XCTAssertTrue(row.says.isEmpty || m.stderr.contains(row.says), "\(row.args): \(m.stderr)")
-            // The 10 s bound of the README, with room for a loaded machine.
+            // The 10 s bound of docs/security.md, with room for a loaded machine.
             within(m, mib: row.mib, seconds: 10)
         }
         XCTAssertEqual(CLI.files(out + "/m").count, 13)

@@ -190,13 +190,13 @@ final class ManyOutputsTests: XCTestCase {
     }
 }
 
-/// The README's Makefile, run by make as a user would, with the built imgscale on PATH.
+/// The Makefile of docs/batches.md, run by make as a user would, with the built imgscale on PATH.
 final class ReadmeMakefileTests: XCTestCase {
     func testMakefileRulesMakeTheIconSetAndSrcset() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/make") else {
-            throw missingReference("make is not installed; the README's Makefile was not run")
+            throw missingReference("make is not installed; the Makefile of docs/batches.md was not run")
         }
-        let readme = try String(contentsOfFile: CLI.root + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: CLI.root + "/docs/batches.md", encoding: .utf8)
         let start = try XCTUnwrap(readme.range(of: "```make\n"))
         let end = try XCTUnwrap(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
         let dir = CLI.tempDir()

@@ -1,7 +1,7 @@
 import XCTest
 import Foundation
 
-/// The README's multi-host recipe over real SSH (scripts/check-scaleout-ssh): sshd on
+/// The multi-host recipe of docs/batches.md over real SSH (scripts/check-scaleout-ssh): sshd on
 /// two loopback addresses, `parallel -S` with a shard per host, outputs equal to a local
 /// run, every input once; then a host killed midway and a rerun with --if-newer.
 final class ScaleOutSSHTests: XCTestCase {

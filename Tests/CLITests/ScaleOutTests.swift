@@ -2,7 +2,7 @@ import XCTest
 import TestReferences
 import Foundation
 
-/// The README's GNU parallel recipe, run locally (-j2 instead of -S hosts), and the
+/// The GNU parallel recipe of docs/batches.md, run locally (-j2 instead of -S hosts), and the
 /// progress display.
 final class ScaleOutTests: XCTestCase {
     func testGNUParallelRecipeCoversEverythingOnce() throws {
