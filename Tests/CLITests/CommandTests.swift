@@ -1,6 +1,7 @@
 import XCTest
 import TestReferences
 import Foundation
+import ImageScaler
 
 final class CommandTests: XCTestCase {
     func testConvertFollowsTheExtensionInAnyCase() {
@@ -27,7 +28,7 @@ final class CommandTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: dir + "/text.png", contents: "hello\n".data(using: .utf8))
         let full = CLI.bytes(CLI.testImages + "/scene-640x427.jpg")!
         _ = FileManager.default.createFile(atPath: dir + "/cut.jpg", contents: full.prefix(full.count / 2))
-        let expectations = [("empty.png", "empty file"), ("text.png", "not a PNG, JPEG, WebP, HEIC, AVIF or GIF file (unrecognised signature)"),
+        let expectations = [("empty.png", "empty file"), ("text.png", "not a \(ImageFormat.names(ImageFormat.allCases, or: true)) file (unrecognised signature)"),
                             ("cut.jpg", "invalid JPEG: Premature end of JPEG file (--fail-on none decodes what is there)"), ("missing.png", "No such file or directory")]
         for (name, reason) in expectations {
             let r = CLI.run(["convert", dir + "/" + name, "-o", dir + "/out-" + name + ".png"])

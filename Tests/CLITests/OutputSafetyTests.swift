@@ -158,7 +158,7 @@ final class OutputSafetyTests: XCTestCase {
         // name gets exactly one line.
         let listed = CLI.sh("printf 'caf\\351.jpg\\0bad\\nname\\033.jpg\\0' > list && printf 'junk' > \"$(printf 'bad\\nname\\033.jpg')\" && \"$IMGSCALE\" fill --size 8x8 --files-from list --null --out-dir o --report -", cwd: dir)
         XCTAssertEqual(listed.status, 1)
-        XCTAssertEqual(listed.stderr.split(separator: "\n").filter { $0.contains("bad") }, ["imgscale: bad\\nname\\x1b.jpg: not a PNG, JPEG, WebP, HEIC, AVIF or GIF file (unrecognised signature)"])
+        XCTAssertEqual(listed.stderr.split(separator: "\n").filter { $0.contains("bad") }, ["imgscale: bad\\nname\\x1b.jpg: not a \(ImageFormat.names(ImageFormat.allCases, or: true)) file (unrecognised signature)"])
         for line in listed.stdout.split(separator: "\n") {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), String(line))
         }
