@@ -8,6 +8,7 @@ enum Registry {
         .heic,
         .avif,
         .gif,
+        .pnm,
     ]
 
     /// Extensions of image formats no codec here reads: an output named so is refused

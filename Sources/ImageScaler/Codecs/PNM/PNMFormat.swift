@@ -1,0 +1,20 @@
+extension ImageFormat {
+    public static let pnm = ImageFormat(registering: "pnm")
+}
+
+/// netpbm's formats, which djpeg, ImageMagick and netpbm pipe to each other: PBM, PGM
+/// and PPM (plain and raw) and PAM in, 1-16 bits, gray, RGB, with or without alpha;
+/// 8-bit PGM, PPM or PAM out. Read and written in Swift, with no library.
+extension CodecDescriptor {
+    static let pnm = CodecDescriptor(
+        format: .pnm, displayName: "PNM", extensions: ["pnm", "ppm", "pgm", "pbm", "pam"],
+        matches: { PNMHeader.matches($0) },
+        decoder: { try PNMDecoder($0) },
+        maxSide: 0x7fff_ffff, incrementalName: "interlaced", appliesExifOrientation: false,
+        libraries: { [] },
+        writer: Writer(options: [],
+                       rows: { width, height, channels, _ in PNMEncoder(width: width, height: height, channels: channels) },
+                       whole: nil,
+                       carriable: { options, _ in PNMEncoder.carriable(options) },
+                       isPalette: nil))
+}
