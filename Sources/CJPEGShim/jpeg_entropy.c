@@ -6,6 +6,8 @@
 #include <string.h>
 #include <jerror.h>
 
+#if CJPEG_OWN_DECODERS
+
 /* libjpeg's entropy decoder interface (jpegint.h, not installed). Its layout has been
    the same since libjpeg 6b; libjpeg calls decode_mcu once per MCU in order, with
    zeroed blocks, or with NULL for MCUs it skips (jpeg_skip_scanlines). */
@@ -392,3 +394,14 @@ void cjpeg_entropy_free(cjpeg_reader *owner) {
     free(e);
     owner->entropy = NULL;
 }
+
+#else
+
+/* Another libjpeg: its own entropy decoder decodes every file. */
+int cjpeg_reader_pipeline(cjpeg_reader *owner, uint64_t min_mcus) { (void)owner; (void)min_mcus; return 0; }
+void cjpeg_reader_produce(cjpeg_reader *owner) { (void)owner; }
+void cjpeg_reader_stop_producing(cjpeg_reader *owner) { (void)owner; }
+int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) { (void)owner; (void)crop_x; return 0; }
+void cjpeg_entropy_free(cjpeg_reader *owner) { (void)owner; }
+
+#endif

@@ -11,6 +11,19 @@
 
 #include "jpeg_shim.h"
 
+/* imgscale's own entropy decoders (jpeg_entropy.c in libjpeg's place, jpeg_eighth.c
+   beside it) were written for libjpeg-turbo 2.x with the libjpeg 6b API: the private
+   struct jpeg_entropy_decoder, the order libjpeg calls it in, and (for jpeg_eighth.c's
+   pixels) its SSE2 2x2 IDCT arithmetic. Against any other version they are not built,
+   and libjpeg decodes every file alone. */
+#if defined(LIBJPEG_TURBO_VERSION_NUMBER) && LIBJPEG_TURBO_VERSION_NUMBER >= 2000000 && \
+    LIBJPEG_TURBO_VERSION_NUMBER < 3000000 && JPEG_LIB_VERSION == 62
+#define CJPEG_OWN_DECODERS 1
+#else
+#define CJPEG_OWN_DECODERS 0
+#warning "imgscale's own JPEG entropy decoders are off: written for libjpeg-turbo 2.x (libjpeg 6b API)"
+#endif
+
 typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf jump;

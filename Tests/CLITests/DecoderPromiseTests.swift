@@ -17,6 +17,28 @@ extension XCTestCase {
 
 final class DecoderPromiseTests: XCTestCase {
 
+    /// `IMGSCALE_JPEG_DECODER=libjpeg`, the switch for the field, leaves every JPEG to
+    /// libjpeg alone: `--version` says so, and pixels and messages are what imgscale's own
+    /// entropy decoders give (they are held to libjpeg's, so nothing else may change).
+    func testTheFieldSwitchLeavesJPEGToLibjpegAlone() throws {
+        let dir = CLI.tempDir()
+        let jpeg = try XCTUnwrap(CLI.bytes(CLI.testImages + "/scene-640x427.jpg"))
+        _ = FileManager.default.createFile(atPath: dir + "/cut.jpg", contents: jpeg.prefix(jpeg.count * 2 / 3))
+        let version = CLI.sh("IMGSCALE_JPEG_DECODER=libjpeg \"$IMGSCALE\" --version")
+        XCTAssertTrue(version.stdout.contains("(decoding alone: IMGSCALE_JPEG_DECODER=libjpeg)"), version.stdout)
+        XCTAssertFalse(CLI.run(["--version"]).stdout.contains("decoding alone"))
+        for (name, extra) in [("scene", CLI.testImages + "/scene-640x427.jpg"), ("cut", dir + "/cut.jpg")] {
+            for size in ["256x256", "80x80", "640x427"] {
+                let args = "fill --size \(size) --fail-on none '\(extra)'"
+                let own = CLI.sh("\"$IMGSCALE\" \(args) -o '\(dir)/own.png'")
+                let alone = CLI.sh("IMGSCALE_JPEG_DECODER=libjpeg \"$IMGSCALE\" \(args) -o '\(dir)/alone.png'")
+                XCTAssertEqual(own.status, 0, own.stderr)
+                XCTAssertEqual(own.stderr, alone.stderr, "\(name) \(size)")
+                XCTAssertEqual(CLI.bytes(dir + "/own.png"), CLI.bytes(dir + "/alone.png"), "\(name) \(size)")
+            }
+        }
+    }
+
     /// A Huffman table whose codes reach all ones (libjpeg's jdhuff.c refuses it) is
     /// refused with libjpeg's words by both of imgscale's JPEG decoders, at every scale.
     func testAllOnesHuffmanCodeIsRefusedAsLibjpegDoes() throws {

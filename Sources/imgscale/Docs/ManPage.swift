@@ -52,6 +52,11 @@ enum ManPage {
                 ".TP", "0", text("Success: every input was done (or skipped by --if-newer); compare: the images match."),
                 ".TP", "1", text("An input failed (the others were still done, and it has no output); compare: the images differ, or a file is missing or extra."),
                 ".TP", "2", text("A usage error, reported before any file is read or written; compare: an image cannot be read."),
+                ".SH ENVIRONMENT",
+                ".TP", "IMGSCALE_JPEG_DECODER=libjpeg",
+                text("Decode JPEG entropy data with libjpeg alone, not imgscale's own faster decoders: libjpeg's pixels "
+                     + "(which the own decoders are tested to equal) and libjpeg's messages only, for a doubt or a bug "
+                     + "report. imgscale --version says when it is in effect."),
                 ".SH EXAMPLES"]
         for (i, e) in Commands.all.flatMap(\.examples).enumerated() {
             // The first follows the heading itself: a paragraph break there is an error.

@@ -23,7 +23,7 @@ public enum JPEGCodec {
                 throw refusal(message.text, severity: raw.failed_severity)
             }
             defer { cjpeg_reader_close(reader) }
-            if libjpegOnly { cjpeg_reader_libjpeg_only(reader) }
+            if libjpegOnly || !JPEGOwnDecoders.enabled { cjpeg_reader_libjpeg_only(reader) }
             do {
                 return try body(reader, raw, &message)
             } catch DecodeError.invalid(.jpeg, let text) {
@@ -162,7 +162,7 @@ public enum JPEGCodec {
             // At 1/8 the entropy decoding is nearly all the work, and jpeg_eighth.c does
             // it faster, and on two threads when lent one; it gives libjpeg's bytes.
             var eighth: JPEGEighthScan? = nil
-            if shrink == 8 && !options.libjpegOnly {
+            if shrink == 8 && !options.libjpegOnly && JPEGOwnDecoders.enabled {
                 var layout = cjpeg_eighth_layout()
                 let status = message.with { cjpeg_reader_start_eighth(reader, &layout, &output, $0, $1) }
                 guard status >= 0 else { throw DecodeError.invalid(.jpeg, message.text) }

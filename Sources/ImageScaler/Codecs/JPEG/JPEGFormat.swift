@@ -16,7 +16,7 @@ extension CodecDescriptor {
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: true,
         libraries: {
             let v = Int(cjpeg_version())
-            return [("libjpeg-turbo", "\(v / 1_000_000).\(v / 1000 % 1000).\(v % 1000)")]
+            return [("libjpeg-turbo", "\(v / 1_000_000).\(v / 1000 % 1000).\(v % 1000)" + JPEGOwnDecoders.note)]
         },
         writer: Writer(options: [.quality, .progressive, .subsampling],
                        rows: { try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3) },
