@@ -54,14 +54,23 @@ func main(_ argv: [String]) -> Int32 {
     default:
         break
     }
-    guard let command = Commands.all.first(where: { $0.name == first }) else {
+    guard let found = Commands.all.first(where: { $0.name == first }) else {
         Console.err("imgscale: unknown command '\(FileName.display(first))'" + Suggestion.hint(first, among: Commands.all.map(\.name)))
         Console.err(topUsage)
         return 2
     }
-    let rest = Array(argv.dropFirst())
+    var rest = Array(argv.dropFirst())
+    var command = found
+    var extra: [OptionSpec] = []
+    // `plan fill ...`: the fill command line, parsed as fill parses it, planned instead of run.
+    if command.name == "plan", let sub = rest.first, Commands.plannable.contains(sub),
+       let inner = Commands.all.first(where: { $0.name == sub }) {
+        command = inner
+        rest = ["--" + Commands.planMarker] + rest.dropFirst()
+        extra = Commands.planOptions
+    }
     do {
-        let parser = ArgumentParser(options: command.options + [OptionSpec("help", short: "h", "show this help")])
+        let parser = ArgumentParser(options: command.options + extra + [OptionSpec("help", short: "h", "show this help")])
         let args = try parser.parse(rest)
         if args.has("help") {
             Console.out(command.help)

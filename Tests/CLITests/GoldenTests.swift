@@ -25,6 +25,29 @@ final class GoldenTests: XCTestCase {
         }
     }
 
+    /// `imgscale plan` prints each case's whole plan (decode, stages, encoder, threads,
+    /// memory) as TestImages/goldens/plans.txt holds it (scripts/regenerate-goldens
+    /// writes it). The thread count, and with it the split, follows the cores: pinned
+    /// on two or more.
+    func testEveryCasesPlanIsAsPinned() throws {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2 else {
+            throw XCTSkip("SKIPPED: the pinned plans are those of a machine with two or more cores")
+        }
+        let pinned = String(decoding: try XCTUnwrap(CLI.bytes(Self.dir + "/plans.txt")), as: UTF8.self)
+        var printed = ""
+        for c in Self.cases() {
+            let r = CLI.run(["plan"] + c.args + [c.input, "-o", "planned/\(c.name).png"], cwd: CLI.testImages)
+            XCTAssertEqual(r.status, 0, "\(c.name): \(r.stderr)")
+            printed += r.stdout
+        }
+        let (a, b) = (pinned.split(separator: "\n", omittingEmptySubsequences: false), printed.split(separator: "\n", omittingEmptySubsequences: false))
+        for (i, (x, y)) in zip(a, b).enumerated() where x != y {
+            XCTFail("plans.txt line \(i + 1): pinned '\(x)', printed '\(y)'")
+            break
+        }
+        XCTAssertEqual(a.count, b.count, "lines")
+    }
+
     func testCasesAreListed() {
         XCTAssertGreaterThanOrEqual(Self.cases().count, 28)
     }

@@ -69,49 +69,18 @@ public enum ImageOperation: Sendable {
     /// any pixel is decoded.
     public static func render(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
                               encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
-        let decoder = try ImageFormat.decoder(for: data)
-        let info = decoder.info
-        try decode.check(info.size)
-        var plans: [RenderPlan] = []
-        for output in outputs {
-            let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
-            let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                      format: output.format, palette: encode.palette, autoOrient: settings.autoOrient,
-                                      upscale: settings.upscale, filter: settings.filter)
-            try plan.checkLimits(pixels: decode.maxPixels, format: output.format)
-            plans.append(plan)
-        }
-        // Every output's encoder holds the metadata it carries, and its file holds it
-        // again, all at once on the stream path: an 8 MB profile in 30 AVIF sizes was
-        // 0.95 GB the plans did not count.
-        let carried = (settings.carryProfile && !decode.toSRGB ? info.iccProfile?.count ?? 0 : 0)
-            + (settings.keepMetadata ? (info.exif?.count ?? 0) + (info.xmp?.count ?? 0) : 0)
-        let metadata = Double(carried) * 3 * Double(plans.count)
-        let pipeline = Double(RenderPlan.memory(of: plans, dataBytes: data.count))
-        try MemoryBudget.check(pipeline + metadata >= Double(Int.max / 2) ? Int.max / 2 : Int(pipeline + metadata), budget: decode.maxMemory)
-        let executor = RenderExecutor(decoder: decoder, plans: plans, options: decode, threads: settings.threads,
+        let job = try JobPreparation(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
+        try MemoryBudget.check(job.memory, budget: decode.maxMemory)
+        let executor = RenderExecutor(decoder: job.decoder, plans: job.plans, options: decode, threads: settings.threads,
                                       splitRegions: settings.splitRegions)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
         let dropped = Locked<[String]>([])
-        // Rewritten once for the input, however many outputs share it.
-        let uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
         let results: [RenderResult]
         do {
-            results = try executor.render(zip(plans, outputs).map { plan, output in
-                var options = encode
-                if settings.keepMetadata {
-                    options.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) }
-                    options.xmp = uprightXMP
-                }
-                let carried = options
-                return RenderExecutor.Output(format: output.format, flattenOnto: encode.flatten ? encode.background : nil) { channels in
-                    var o = carried
-                    // Converted pixels are sRGB, which is what a file without a profile means.
-                    if settings.carryProfile, !decode.toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
-                        o.iccProfile = icc
-                    }
-                    let (kept, warnings) = output.format.carriable(o, channels: channels)
+            results = try executor.render(job.outputs.indices.map { i in
+                RenderExecutor.Output(format: job.outputs[i].format, flattenOnto: job.flattenOnto(i)) { channels in
+                    let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
                     return kept
                 }
@@ -125,6 +94,48 @@ public enum ImageOperation: Sendable {
             var info = r.info
             info.warnings += warnings.filter { !info.warnings.contains($0) }
             return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale)
+        }
+    }
+
+    /// What `render` with the same arguments would do, worked out from the header alone
+    /// (an `entropy` gravity decodes its small preview): each output's decode, stages and
+    /// encoder, the threads and the memory. Refuses what `render` refuses before decoding,
+    /// apart from the memory budget, which the plan reports against.
+    package static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
+                             encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> JobPlan {
+        let job = try JobPreparation(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
+        let executor = RenderExecutor(decoder: job.decoder, plans: job.plans, options: decode, threads: settings.threads,
+                                      splitRegions: settings.splitRegions)
+        let decodes = RenderExecutor.passes(job.plans).map { pass in
+            JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass), outputs: pass.outputs)
+        } + job.plans.indices.filter { job.plans[$0].path == .whole }.map { i in
+            JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i])
+        }
+        let outputs = job.plans.indices.map { i in
+            let plan = job.plans[i], format = job.outputs[i].format
+            let (options, dropped) = job.encoding(i, channels: job.channels(i))
+            let metadata = [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
+                            options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
+            return JobPlan.Output(operation: plan.operation.summary, size: plan.output, path: "\(plan.path)", stages: job.stages(i),
+                                  format: format, settings: format.codec.writer?.settings(options) ?? [], metadata: metadata,
+                                  dropped: dropped)
+        }
+        return JobPlan(input: job.info, outputs: outputs, decodes: decodes, threads: max(1, settings.threads),
+                       libraryThreads: job.info.format.codec.libraryThreads, memory: job.memory, budget: decode.maxMemory)
+    }
+
+    /// "fill 256x256 from 10,20,300,200 (bottom-left), gravity north": the operation as `plan` names it.
+    var summary: String {
+        switch self {
+        case .fill(let size, let from, let origin, let gravity):
+            return "fill \(size)" + (from.map { " from \($0)" + (origin == .topLeft ? "" : " (\(origin.rawValue))") } ?? "")
+                + (gravity == .centre ? "" : ", gravity \(gravity.rawValue)")
+        case .crop(let rect, let origin): return "crop \(rect)" + (origin == .topLeft ? "" : " (\(origin.rawValue))")
+        case .fit(let size, let pad):
+            // A one-sided box, as --size 800x gives it.
+            let box = (size.width == Size.unbounded ? "" : "\(size.width)") + "x" + (size.height == Size.unbounded ? "" : "\(size.height)")
+            return "fit \(box)" + (pad.map { ", padded with \($0.hex)" } ?? "")
+        case .convert: return "convert"
         }
     }
 

@@ -19,5 +19,11 @@ public struct RGBColor: Equatable, Sendable {
         self.init(red: UInt8(v >> 16), green: UInt8(v >> 8 & 0xFF), blue: UInt8(v & 0xFF))
     }
 
+    /// "rrggbb", as `--background` takes it.
+    public var hex: String {
+        let digits = Array("0123456789abcdef")
+        return [red, green, blue].map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined()
+    }
+
     public var isGray: Bool { red == green && green == blue }
 }

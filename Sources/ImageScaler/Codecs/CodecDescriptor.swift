@@ -25,11 +25,16 @@ struct CodecDescriptor: Sendable {
     let libraries: @Sendable () -> [(name: String, version: String)]
     /// How it is written; nil for a format imgscale only reads.
     let writer: Writer?
+    /// Threads its decoder library starts of its own, which the executor does not count.
+    var libraryThreads: String? = nil
 
     /// The encoding side of a format.
     struct Writer: Sendable {
         /// The encoder options that change its output; the others do nothing for it.
         let options: Set<EncoderOption>
+        /// Whether it stores alpha; where not, the encoder composites alpha onto the
+        /// background itself.
+        var holdsAlpha = true
         /// A row encoder for `width` x `height` rows of `channels` channels.
         let rows: @Sendable (_ width: Int, _ height: Int, _ channels: Int, EncodeOptions) throws -> any RowEncoder
         /// A whole image, for a format that decides something from all of its pixels
@@ -40,5 +45,8 @@ struct CodecDescriptor: Sendable {
         let carriable: @Sendable (EncodeOptions, _ channels: Int) -> (EncodeOptions, [String])
         /// Whether an encoded file is a palette image, for the formats that write them.
         let isPalette: (@Sendable ([UInt8]) -> Bool)?
+        /// The settings the encoder will use for these options, defaults resolved, as
+        /// `plan` prints them ("quality 85", "4:2:0").
+        let settings: @Sendable (EncodeOptions) -> [String]
     }
 }

@@ -235,6 +235,18 @@ struct RenderExecutor: Sendable {
         return (halves, bands)
     }
 
+    /// How `pass` will use a second core, as `JobPlan` says it: decoded in two parts at
+    /// once where the decoder can split its window, else with a thread lent to the
+    /// decoder, or on one thread.
+    func split(of pass: Pass) -> String {
+        guard concurrent else { return "one thread" }
+        if splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
+           let halves = decoder.halves(of: window, shrink: pass.shrink, options: options) {
+            return "two parts at once, split at row \(halves.bottom.y)"
+        }
+        return "with a lent thread"
+    }
+
     /// Whether the bottom half of `region` may wait in memory while the top streams: it
     /// must stay small next to streaming's footprint, at most 4 MiB of RGB rows (a 12 MP
     /// photo shrunk 1/2 is 3.4 MiB). Larger regions are split with bands instead.

@@ -103,11 +103,19 @@ enum Commands {
                 return try runImages(args, operations: sizes.map { .fit($0, pad: args.has("pad") ? background(args) : nil) })
             }),
         CommandSpec(
-            name: "plan", summary: "Print the source rect fill would use, as X,Y,W,H (top-left) on the last line; no pixels are read.",
-            usage: "imgscale plan --source WxH --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G] [--orientation N]",
-            examples: ["imgscale plan --source 4032x3024 --size 256x256",
+            name: "plan", summary: "Print what a command would do to each input (decode, stages, encoder, threads, memory), or the source rect fill would use for a size.",
+            usage: "imgscale plan fill|fit|crop|convert [--json] OPTIONS INPUT...  |  imgscale plan --source WxH --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G] [--orientation N]",
+            examples: ["imgscale plan fill --size 256x256 photo.jpg -o thumb.jpg",
+                       "imgscale plan fit --size 800x --json photo.heic -o preview.webp",
+                       "imgscale plan --source 4032x3024 --size 256x256",
                        "imgscale plan --source 1000x800 --size 100x100 --from 362,449,260,160"],
-            details: "--orientation N (EXIF 1-8) takes --source as stored; the rect is in upright coordinates.",
+            details: """
+            Given a command and its arguments, plan reads each input's header (no pixels, unless --gravity entropy needs \
+            its preview) and prints what that command would do: each decode (scale, rows and columns, how a second core is \
+            used), each output's stages and encoder with its settings and metadata, the threads and the memory. Nothing is \
+            written. With --source, no file is read: the source rect fill would use is the last line, as X,Y,W,H \
+            (top-left); --orientation N (EXIF 1-8) takes --source as stored, and the rect is in upright coordinates.
+            """,
             options: [OptionSpec("source", value: "WxH", .size(), "source image size (required)"),
                       OptionSpec("size", value: "WxH", .size(), "target size (required)"),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
@@ -269,6 +277,7 @@ enum Commands {
         warnAboutUnusedOptions(args, outputs: outputs)
         // A core no worker uses goes to the single images: decode-ahead, split JPEG regions.
         settings.render.threads = min(workers, jobs.count) < cores ? 2 : 1
+        if args.has(planMarker) { return PlanPrinter.run(jobs, settings: settings, json: args.has("json")) }
         var reportFD: Int32? = nil
         if let report = args.value("report") {
             try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: outputs.map(\.path))
@@ -291,6 +300,12 @@ enum Commands {
         return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), reporter: reporter,
                            cpuSeconds: cpu > 0 ? cpu : nil, isolated: isolated).run()
     }
+
+    /// The commands `plan` can show the plan of, and the options it adds to theirs: the
+    /// marker `main` appends (no user can type it: no command's table has it) and --json.
+    static let plannable: Set<String> = ["fill", "fit", "crop", "convert"]
+    static let planMarker = "plan-instead-of-running"
+    static let planOptions = [OptionSpec(planMarker, "(internal)"), OptionSpec("json", "print each input's plan as one JSON object")]
 
     static func runPlan(_ args: ParsedArguments) throws -> Int32 {
         guard var source = args.size("source") else { throw UsageError(message: "plan needs --source WxH") }

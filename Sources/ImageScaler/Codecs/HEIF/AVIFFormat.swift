@@ -14,5 +14,11 @@ extension CodecDescriptor {
         libraries: { [("libheif", String(cString: cheif_version()))] },
         writer: Writer(options: [.quality, .effort],
                        rows: { HEIFEncoder(format: .avif, width: $0, height: $1, channels: $2, options: $3) },
-                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil))
+                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil,
+                       settings: { o in
+                           ["quality \(o.quality ?? HEIFEncoder.defaultQuality)", "effort \(min(o.effort ?? HEIFEncoder.defaultEffort, 9))",
+                            "8-bit", "one encoder thread"]
+                       }),
+        // libheif's default: grid tiles decode on up to 4 threads.
+        libraryThreads: "libheif decodes grid tiles on up to 4 threads of its own")
 }

@@ -6,6 +6,9 @@ import CHEIFShim
 /// EXIF and XMP embedded. One encoder thread, so the bytes are deterministic. Rows are
 /// gathered first: the encoders take whole pictures.
 final class HEIFEncoder: RowEncoder {
+    /// sharp\'s AVIF defaults (effort 4 is aom\'s and x265\'s speed 5).
+    static let defaultQuality = 50
+    static let defaultEffort = 4
     private let format: ImageFormat
     private let collector: RGBRows
     private let options: EncodeOptions
@@ -21,8 +24,8 @@ final class HEIFEncoder: RowEncoder {
     }
 
     func finish() throws -> [UInt8] {
-        var settings = cheif_encode_options(av1: format == .avif ? 1 : 0, quality: Int32(options.quality ?? 50),
-                                            speed: Int32(9 - min(options.effort ?? 4, 9)))
+        var settings = cheif_encode_options(av1: format == .avif ? 1 : 0, quality: Int32(options.quality ?? HEIFEncoder.defaultQuality),
+                                            speed: Int32(9 - min(options.effort ?? HEIFEncoder.defaultEffort, 9)))
         return try collector.encode(as: format, metadata: options, { p, w, h, c, stride, i, e, x, out, size, m, n in
             cheif_encode(p, w, h, c, stride, &settings, i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, out, size, m, n)
         }, free: { cheif_free($0) })

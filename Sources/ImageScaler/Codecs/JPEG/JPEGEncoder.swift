@@ -4,6 +4,8 @@ import CJPEGShim
 /// `options.subsampling` and optionally progressive; alpha (JPEG has none) is flattened
 /// onto `options.background` row by row. ICC/EXIF/XMP embedded unchanged.
 final class JPEGEncoder: RowEncoder {
+    /// sharp\'s and vipsthumbnail\'s neighbourhood for web thumbnails.
+    static let defaultQuality = 85
     private let writer: OpaquePointer
     private let width: Int
     private let channels: Int
@@ -18,7 +20,7 @@ final class JPEGEncoder: RowEncoder {
         outChannels = channels == 2 || channels == 4 ? Flattener.channels(flattening: channels, onto: options.background) : channels
         var message = ShimMessage()
         let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
-        var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality ?? 85), progressive: options.progressive ? 1 : 0,
+        var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality ?? JPEGEncoder.defaultQuality), progressive: options.progressive ? 1 : 0,
                                                subsampling: options.subsampling.code)
         let flat = outChannels
         let w = icc.withUnsafeBufferPointer { i in

@@ -18,9 +18,13 @@ extension CodecDescriptor {
             let v = Int(cjpeg_version())
             return [("libjpeg-turbo", "\(v / 1_000_000).\(v / 1000 % 1000).\(v % 1000)" + JPEGOwnDecoders.note)]
         },
-        writer: Writer(options: [.quality, .progressive, .subsampling],
+        writer: Writer(options: [.quality, .progressive, .subsampling], holdsAlpha: false,
                        rows: { try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3) },
                        whole: nil,
                        carriable: { options, _ in JPEGEncoder.carriable(options) },
-                       isPalette: nil))
+                       isPalette: nil,
+                       settings: { o in
+                           ["quality \(o.quality ?? JPEGEncoder.defaultQuality)", o.subsampling.rawValue.map(String.init).joined(separator: ":"),
+                            o.progressive ? "progressive" : "baseline"]
+                       }))
 }

@@ -18,5 +18,6 @@ extension CodecDescriptor {
                        rows: { try PNGEncoder(width: $0, height: $1, channels: $2, options: $3) },
                        whole: { try PNGEncoder.encode($0, options: $1) },
                        carriable: { PNGEncoder.carriable($0, channels: $1) },
-                       isPalette: { PNGEncoder.isPalette($0) }))
+                       isPalette: { PNGEncoder.isPalette($0) },
+                       settings: { ["zlib level \($0.compression)"] }))
 }

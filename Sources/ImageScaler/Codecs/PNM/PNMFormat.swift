@@ -16,5 +16,6 @@ extension CodecDescriptor {
                        rows: { width, height, channels, _ in PNMEncoder(width: width, height: height, channels: channels) },
                        whole: nil,
                        carriable: { options, _ in PNMEncoder.carriable(options) },
-                       isPalette: nil))
+                       isPalette: nil,
+                       settings: { _ in ["8-bit"] }))
 }

@@ -1,0 +1,104 @@
+/// What `ImageOperation.render` and `ImageOperation.plan` share, so the printed plan is
+/// the render's own: the header read once, each output planned and checked against the
+/// limits, the memory of all of them with their metadata, and each output's encoder
+/// options (the ICC profile, EXIF and XMP it carries). Pure: no pixel is decoded,
+/// except the preview an `entropy` gravity needs.
+struct JobPreparation {
+    let decoder: any RowDecoder
+    let info: ImageInfo
+    let outputs: [RenderOutput]
+    let plans: [RenderPlan]
+    let memory: Int
+    private let encode: EncodeOptions
+    private let settings: RenderSettings
+    private let toSRGB: Bool
+    /// Rewritten once for the input, however many outputs share it.
+    private let uprightXMP: [UInt8]?
+
+    init(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions, settings: RenderSettings) throws {
+        decoder = try ImageFormat.decoder(for: data)
+        info = decoder.info
+        try decode.check(info.size)
+        var plans: [RenderPlan] = []
+        for output in outputs {
+            let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
+            let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
+                                      format: output.format, palette: encode.palette, autoOrient: settings.autoOrient,
+                                      upscale: settings.upscale, filter: settings.filter)
+            try plan.checkLimits(pixels: decode.maxPixels, format: output.format)
+            plans.append(plan)
+        }
+        self.outputs = outputs
+        self.plans = plans
+        // Every output's encoder holds the metadata it carries, and its file holds it
+        // again, all at once on the stream path: an 8 MB profile in 30 AVIF sizes was
+        // 0.95 GB the plans did not count.
+        let carried = (settings.carryProfile && !decode.toSRGB ? info.iccProfile?.count ?? 0 : 0)
+            + (settings.keepMetadata ? (info.exif?.count ?? 0) + (info.xmp?.count ?? 0) : 0)
+        let total = Double(RenderPlan.memory(of: plans, dataBytes: data.count)) + Double(carried) * 3 * Double(plans.count)
+        memory = total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
+        self.encode = encode
+        self.settings = settings
+        toSRGB = decode.toSRGB
+        uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
+    }
+
+    /// Output `index`'s encoder options for a result of `channels` channels, and a
+    /// warning for each block its format cannot carry.
+    func encoding(_ index: Int, channels: Int) -> (EncodeOptions, [String]) {
+        var o = encode
+        if settings.keepMetadata {
+            o.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plans[index].output) }
+            o.xmp = uprightXMP
+        }
+        // Converted pixels are sRGB, which is what a file without a profile means.
+        if settings.carryProfile, !toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
+            o.iccProfile = icc
+        }
+        return outputs[index].format.carriable(o, channels: channels)
+    }
+
+    /// The colour onto which output `index`'s alpha is composited before its encoder, if any.
+    func flattenOnto(_ index: Int) -> RGBColor? { encode.flatten ? encode.background : nil }
+
+    /// Output `index`'s stages, in the order the pixels meet them: the colour stage after
+    /// the decoder, the resampler or the cut, then what the held and whole paths finish
+    /// the small result with.
+    func stages(_ index: Int) -> [Stage] {
+        let plan = plans[index], format = outputs[index].format
+        var stages: [Stage] = []
+        if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
+        if let r = plan.resample {
+            stages.append(.resample(filter: r.filter, source: r.sampling, target: r.storedTarget))
+        } else if let (kept, _) = plan.cropRegion {
+            // A decoder that decodes regions is cut in stored pixels, before turning.
+            stages.append(.cut(kept))
+        }
+        guard plan.path != .stream else { return stages }
+        if plan.orientation != .up { stages.append(.orient(plan.orientation)) }
+        if plan.resample == nil, plan.cropRegion == nil, case .crop(let rect, let origin) = plan.operation,
+           let clipped = try? AspectFill.clip(rect, origin: origin, to: settings.autoOrient ? info.uprightSize : info.size) {
+            stages.append(.cut(clipped))
+        }
+        if case .fit(let box, let pad?) = plan.operation { stages.append(.pad(box, pad)) }
+        let alpha = info.channels == 2 || info.channels == 4
+        if alpha {
+            if let colour = flattenOnto(index) {
+                stages.append(.flatten(colour))
+            } else if format.codec.writer?.holdsAlpha == false {
+                stages.append(.dropOpaqueAlpha)
+                stages.append(.flatten(encode.background))
+            } else {
+                stages.append(.dropOpaqueAlpha)
+            }
+        }
+        if encode.palette && format.writesPalettes { stages.append(.palettise) }
+        return stages
+    }
+
+    /// The channels output `index` is encoded with when its alpha is kept (`info`'s
+    /// channels are the decoder's output, after the colour stage).
+    func channels(_ index: Int) -> Int {
+        flattenOnto(index) != nil && info.channels % 2 == 0 ? info.channels - 1 : info.channels
+    }
+}

@@ -1,0 +1,39 @@
+/// One step between the decoder and the encoder, as `JobPlan` lists it, in the order the
+/// pixels meet them. Steps whose effect depends on the pixels say so (`dropOpaqueAlpha`
+/// keeps alpha when any pixel is not opaque; `palettise` falls back to full colour over
+/// 256 colours).
+package enum Stage: Equatable, Sendable, CustomStringConvertible {
+    /// CMYK or YCCK ink to RGB, through the file's profile when there is one.
+    case inkToRGB
+    /// The file's ICC profile to sRGB (lcms2, perceptual), after which no profile is written.
+    case profileToSRGB
+    /// The resampler: `filter` over `source` (the decoded image's stored pixels) to `target`.
+    case resample(filter: ResampleFilter, source: SamplingRect, target: Size)
+    /// Cut out of the decoded image, unscaled (`crop`).
+    case cut(Rect)
+    /// EXIF orientation applied to the result.
+    case orient(Orientation)
+    /// Letterboxed to `size` on `colour` (`fit --pad`).
+    case pad(Size, RGBColor)
+    /// Alpha composited onto the colour (`--flatten`, or an output that has no alpha).
+    case flatten(RGBColor)
+    /// Alpha dropped when every pixel is opaque.
+    case dropOpaqueAlpha
+    /// Written as a palette image when it has at most 256 colours.
+    case palettise
+
+    package var description: String {
+        switch self {
+        case .inkToRGB: return "ink to RGB"
+        case .profileToSRGB: return "ICC profile to sRGB"
+        case .resample(let filter, let source, let target):
+            return "resample \(filter.rawValue) from \(source) to \(target)"
+        case .cut(let rect): return "cut \(rect)"
+        case .orient(let o): return "orient \(o.rawValue)"
+        case .pad(let size, let colour): return "pad to \(size) on \(colour.hex)"
+        case .flatten(let colour): return "flatten onto \(colour.hex)"
+        case .dropOpaqueAlpha: return "drop alpha if opaque"
+        case .palettise: return "palette if at most 256 colours"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ImageScaler
+
+/// `imgscale plan COMMAND ...`: the jobs the same command line would run, each printed
+/// as the library plans it (`JobPlan`), and nothing decoded or written. Text by default,
+/// one JSON object per input with `--json`. An input that cannot be planned gets its
+/// one line, as in a batch, and exit status 1.
+enum PlanPrinter {
+    static func run(_ jobs: [Job], settings: JobSettings, json: Bool) -> Int32 {
+        var status: Int32 = 0
+        for job in jobs {
+            do {
+                let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
+                guard let own = ImageFormat.sniff(data) else { throw DecodeError.unknownFormat }
+                let outputs = job.outputs.map { RenderOutput($0.operation, as: $0.format ?? own) }
+                let plan = try ImageOperation.plan(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
+                                                   settings: settings.render)
+                if json {
+                    Console.out(text(plan, job: job))
+                } else {
+                    Console.out("plan: \(FileName.display(job.input))")
+                    let lines = plan.lines(names: job.outputs.map { FileName.display($0.path) })
+                    lines.forEach { Console.out("  " + $0) }
+                }
+            } catch {
+                Console.err("imgscale: \(FileName.display(job.input)): \(ErrorText.describe(error))")
+                status = 1
+            }
+        }
+        return status
+    }
+
+    /// The plan as one JSON object.
+    private static func text(_ plan: JobPlan, job: Job) -> String {
+        var j = JSON()
+        j.add(path: "input", job.input)
+        j.add("format", plan.input.format.rawValue)
+        j.add("width", plan.input.size.width)
+        j.add("height", plan.input.size.height)
+        j.add("channels", plan.input.channels)
+        j.add("orientation", plan.input.orientation.rawValue)
+        j.add("decodes", raw: "[" + plan.decodes.map { d in
+            var o = JSON()
+            o.add("shrink", d.shrink)
+            o.add("window", d.window.map { "\($0)" })
+            o.add("split", d.split)
+            o.add("outputs", raw: "[" + d.outputs.map { "\($0 + 1)" }.joined(separator: ",") + "]")
+            return o.text
+        }.joined(separator: ",") + "]")
+        j.add("outputs", raw: "[" + zip(plan.outputs, job.outputs).map { o, out in
+            var e = JSON()
+            e.add(path: "path", out.path)
+            e.add("operation", o.operation)
+            e.add("width", o.size.width)
+            e.add("height", o.size.height)
+            e.add("path_kind", o.path)
+            e.add("stages", raw: list(o.stages.map(\.description)))
+            e.add("format", o.format.rawValue)
+            e.add("settings", raw: list(o.settings))
+            e.add("metadata", raw: list(o.metadata))
+            e.add("warnings", raw: list(o.dropped))
+            return e.text
+        }.joined(separator: ",") + "]")
+        j.add("threads", plan.threads)
+        j.add("library_threads", plan.libraryThreads)
+        j.add("memory", plan.memory)
+        j.add("budget", plan.budget >= Int.max / 2 ? nil : plan.budget)
+        return j.text
+    }
+
+    private static func list(_ items: [String]) -> String {
+        "[" + items.map(JSON.quote).joined(separator: ",") + "]"
+    }
+}
