@@ -5,6 +5,7 @@ let package = Package(
     name: "imgscale",
     products: [
         .library(name: "ImageScaler", targets: ["ImageScaler"]),
+        .library(name: "ImageCompare", targets: ["ImageCompare"]),
         .library(name: "ImageScalerTesting", targets: ["ImageScalerTesting"]),
         .executable(name: "imgscale", targets: ["imgscale"]),
     ],
@@ -21,9 +22,12 @@ let package = Package(
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.
+        // Comparing two images (tolerance, pixelmatch's perceptual rule, PSNR) and
+        // picturing their difference: the golden-test toolkit, apart from the resizer.
+        .target(name: "ImageCompare", dependencies: ["ImageScaler"]),
         // Golden-image assertions for XCTest and Swift Testing suites.
-        .target(name: "ImageScalerTesting", dependencies: ["ImageScaler"]),
-        .executableTarget(name: "imgscale", dependencies: ["ImageScaler"],
+        .target(name: "ImageScalerTesting", dependencies: ["ImageScaler", "ImageCompare"]),
+        .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The library example, built with the package so it costs no second compile of
         // ImageScaler; another package name keeps `package` declarations out of its reach,
@@ -31,8 +35,8 @@ let package = Package(
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
         // What the test targets share to reach their outside references (python3 and Pillow).
         .target(name: "TestReferences", path: "Tests/TestReferences"),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "CResample", "CJPEGShim", "TestReferences"]),
-        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageScalerTesting", "TestReferences"]),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "TestReferences"]),
+        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageCompare", "ImageScalerTesting", "TestReferences"]),
     ],
     swiftLanguageModes: [.v6]
 )

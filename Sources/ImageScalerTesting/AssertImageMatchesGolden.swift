@@ -1,3 +1,4 @@
+import ImageCompare
 import ImageScaler
 import XCTest
 #if canImport(Testing)

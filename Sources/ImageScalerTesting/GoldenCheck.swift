@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImageCompare
 import ImageScaler
 
 /// The outcome of checking an image against its golden: the same comparison and verdict

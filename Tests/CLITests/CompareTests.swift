@@ -2,6 +2,7 @@ import XCTest
 import TestReferences
 import Foundation
 import ImageScaler
+import ImageCompare
 
 final class CompareTests: XCTestCase {
     /// A 10x10 gray 100 image and a copy with three pixels raised by 10, 5 and 2.

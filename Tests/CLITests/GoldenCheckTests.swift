@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import ImageScaler
+import ImageCompare
 import ImageScalerTesting
 
 /// `ImageScalerTesting` as a user's suite uses it: a missing golden is recorded (and

@@ -5,6 +5,7 @@ import Foundation
 import FoundationXML
 #endif
 import ImageScaler
+import ImageCompare
 
 /// Golden testing through `imgscale compare`: pixelmatch's perceptual counts, masks,
 /// alpha in PSNR, diffs only for failures, whole directories with JUnit and updates.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ImageScaler
+import ImageCompare
 
 final class CodecTests: XCTestCase {
     func testSniffDecidesByContentNotName() {

@@ -1,6 +1,7 @@
 import XCTest
 import TestReferences
 @testable import ImageScaler
+import ImageCompare
 
 /// Decoding checked against outside references: PngSuite's reference decodes, djpeg,
 /// and IJG's own testorig.ppm. Runs when ../shared/testdata is present.

@@ -1,6 +1,7 @@
 import XCTest
 import TestReferences
 @testable import ImageScaler
+import ImageCompare
 
 final class ShrinkOnLoadTests: XCTestCase {
     func testFactorLeavesTwiceTheTarget() {

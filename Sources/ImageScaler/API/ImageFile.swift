@@ -22,8 +22,10 @@ public enum ImageFile {
 
     /// Reads an image file: its first bytes must carry a known signature, checked before
     /// anything else is read, so a non-image of any length is refused at once. A regular
-    /// file is peeked at and then read into one allocation of its size (no copy).
-    public static func readImage(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
+    /// file is peeked at and then read into one allocation of its size (no copy). The
+    /// limit defaults to the memory budget's default: a file larger than the budget
+    /// could never be decoded within it.
+    public static func readImage(_ path: String, limit: Int = DecodeOptions().maxMemory) throws -> [UInt8] {
         try withOpenFile(path) { fd, size in
             var head = [UInt8](repeating: 0, count: 16)
             let got: Int

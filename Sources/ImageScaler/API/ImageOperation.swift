@@ -4,8 +4,8 @@
 /// `RenderExecutor` runs decoder -> resampler -> stages -> encoder. All geometry is in
 /// the upright image's coordinates.
 public enum ImageOperation: Sendable {
-    case fill(Size, from: Rect?, origin: CoordinateOrigin, gravity: Gravity)
-    case crop(Rect, origin: CoordinateOrigin)
+    case fill(Size, from: Rect? = nil, origin: CoordinateOrigin = .topLeft, gravity: Gravity = .centre)
+    case crop(Rect, origin: CoordinateOrigin = .topLeft)
     /// Fit inside the size; with `pad`, letterbox to exactly that size on the colour.
     case fit(Size, pad: RGBColor? = nil)
     case convert

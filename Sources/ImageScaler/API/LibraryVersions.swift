@@ -4,7 +4,7 @@ import CLCMSShim
 /// each codec's (`CodecDescriptor.libraries`, asked of the library at run time where it
 /// can say, from its headers where it cannot or where asking would load a library opened
 /// only on first use), then lcms2 for colour.
-public enum LibraryVersions {
+package enum LibraryVersions {
     public static var all: [(name: String, version: String)] {
         var seen = Set<String>(), list: [(name: String, version: String)] = []
         for library in Registry.codecs.flatMap({ $0.libraries() }) where seen.insert(library.name).inserted {

@@ -29,7 +29,7 @@ public struct PixelBuffer: Equatable, Sendable {
 
     /// Storage for `count` samples that a decoder or pass is about to overwrite in full:
     /// skipping the zero fill saves a pass over memory (and its page faults) per image.
-    static func samples(count: Int) -> [UInt8] {
+    package static func samples(count: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 

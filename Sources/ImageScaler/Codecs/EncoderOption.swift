@@ -1,7 +1,7 @@
 /// An encoder setting of `EncodeOptions` that only some formats use, named as the
 /// command line spells it. Each format's `CodecDescriptor.Writer` lists the ones it
 /// takes, so a setting no output uses can be reported rather than silently ignored.
-public enum EncoderOption: String, CaseIterable, Sendable {
+package enum EncoderOption: String, CaseIterable, Sendable {
     case quality
     case progressive
     case subsampling

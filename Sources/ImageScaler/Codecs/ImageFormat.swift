@@ -48,7 +48,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public static var writable: [ImageFormat] { allCases.filter(\.isWritable) }
 
     /// The writable formats whose encoder takes `option`, in the registry's order.
-    public static func taking(_ option: EncoderOption) -> [ImageFormat] {
+    package static func taking(_ option: EncoderOption) -> [ImageFormat] {
         Registry.codecs.filter { $0.writer?.options.contains(option) == true }.map(\.format)
     }
 

@@ -3,7 +3,7 @@
 /// becomes the private-use scalar U+10FF00 + b, as Python's "surrogateescape" does with
 /// lone surrogates (which a Swift `String` cannot hold). A real U+10FF80...U+10FFFF in a
 /// name is escaped byte by byte too, so the mapping is one-to-one both ways.
-public enum FileName {
+package enum FileName {
     static let escapeBase: UInt32 = 0x10FF00
 
     /// The path a C API handed over (argv, a --files-from list), byte for byte.

@@ -5,7 +5,7 @@ import Glibc
 /// The bytes one job may hold at its peak: the input file, the decoder's working memory
 /// and the pipeline's buffers. An input whose header shows it would need more is
 /// refused before the memory is committed, with the figure it would need.
-public enum MemoryBudget {
+package enum MemoryBudget {
     /// 512 MiB: a 268-megapixel RGBA image (the pixel limit) needs more than this only
     /// when it must be held whole; streamed thumbnails of it need a few MiB.
     public static let defaultBytes = 512 << 20

@@ -1,6 +1,6 @@
 /// The recipe's entry points over `PixelBuffer`: aspect fill, fit and crop. Pure
 /// functions of their inputs; nothing here prints, exits or touches files.
-public enum Scaling {
+package enum Scaling {
     /// Scales the part of `image` (or of `fromRect`, clipped to it) that fills
     /// `targetSize` with the aspect ratio kept, to exactly `targetSize`.
     public static func scaleToFill(_ image: PixelBuffer, in targetSize: Size, from fromRect: Rect? = nil,

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImageCompare
 import ImageScaler
 
 /// The command table: every subcommand, its options and help, in `--help` order.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import ImageCompare
 import ImageScaler
 
 /// `imgscale compare`: two images, or two directories of them compared by relative

@@ -10,11 +10,11 @@ guard args.count >= 2, let side = Int(args[0]), side > 0 else {
     print("usage: thumbnail SIZE FILE...")
     exit(2)
 }
-let fill = ImageOperation.fill(Size(width: side, height: side), from: nil, origin: .topLeft, gravity: .centre)
+let fill = ImageOperation.fill(Size(width: side, height: side))
 var failed = false
 for path in args.dropFirst() {
     do {
-        let input = try ImageFile.readImage(path, limit: MemoryBudget.defaultBytes)
+        let input = try ImageFile.readImage(path)
         let result = try fill.render(input, as: .jpeg)
         let output = path + "-thumb.jpg"
         try ImageFile.write(result.bytes, to: output)

@@ -5,7 +5,7 @@ import Dispatch
 /// upsampling), so a full-size decode matches `djpeg` byte for byte. Gray stays one
 /// channel; YCbCr and RGB come out RGB; CMYK and YCCK come out as ink, which the
 /// `ColorStage` after the decoder turns into RGB (as it converts profiles).
-public enum JPEGCodec {
+package enum JPEGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
         // Reading a header never fails on a mild warning: `info` reports what is there.
         try withReader(data, maxMemory: 0, failOn: .none) { _, raw, _ in makeInfo(raw) }

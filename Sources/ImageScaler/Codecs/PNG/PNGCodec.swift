@@ -3,7 +3,7 @@ import CPNGShim
 /// PNG through libpng's low-level API: every colour type and depth is expanded to 8-bit
 /// gray, gray+alpha, RGB or RGBA; 16-bit samples are rounded (`png_set_scale_16`), and
 /// gamma/cHRM/sRGB chunks are kept out of the samples, as Pillow and libvips do.
-public enum PNGCodec {
+package enum PNGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
         try withReader(data, tolerateCRC: false) { _, raw, _ in makeInfo(raw) }
     }

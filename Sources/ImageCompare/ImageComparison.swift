@@ -1,3 +1,5 @@
+import ImageScaler
+
 /// How two images are compared, for `ImageDifference`: which pixels count as differing
 /// and which are not compared at all. Geometry is top-left, in the images' pixels.
 public struct ImageComparison: Sendable {

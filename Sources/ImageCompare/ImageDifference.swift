@@ -1,3 +1,5 @@
+import ImageScaler
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import ImageScaler
+
 /// When an `ImageDifference` still counts as a match: the one verdict the CLI and
 /// `ImageScalerTesting` share. With `minPSNR` the PSNR decides alone; otherwise the
 /// differing pixels must be within `allowed` (0 by default: any difference fails).

@@ -1,3 +1,5 @@
+import ImageScaler
+
 /// mapbox/pixelmatch's perceptual colour distance and anti-aliasing detector, in its
 /// own arithmetic (doubles, the same order of operations and neighbour order), so the
 /// counts are pixelmatch's. Pixels are RGBA bytes, `k`/`m` byte offsets; alpha below
