@@ -146,6 +146,11 @@ final class WorkerIsolationTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("imgscale: crash-1.png: decoder crashed (SIGSEGV); nothing written\n"), r.stderr)
             XCTAssertTrue(r.stderr.contains("compared 3: 2 match, 0 differ, 0 missing, 0 extra, 1 unreadable"), r.stderr)
         }
+        // One pair: guarded in this process, its one line and exit 2 (unreadable).
+        let pair = CLI.sh("IMGSCALE_TEST_CRASH=crash- \"$IMGSCALE\" compare '\(dir)/exp/crash-1.png' '\(dir)/act/crash-1.png'")
+        XCTAssertEqual(pair.status, 2, pair.stderr)
+        XCTAssertEqual(pair.stderr, "imgscale: \(dir)/act/crash-1.png: decoder crashed (SIGSEGV); nothing written\n")
+        XCTAssertEqual(CLI.sh("\"$IMGSCALE\" compare '\(dir)/exp/crash-1.png' '\(dir)/act/crash-1.png'").status, 0)
     }
 
     /// A real library's own stderr line: dav1d prints "Unknown OBU type 9 of size 221"

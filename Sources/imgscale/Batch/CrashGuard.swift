@@ -9,6 +9,7 @@ nonisolated(unsafe) private var guardMessages: [(line: [UInt8], report: [UInt8])
 nonisolated(unsafe) private var guardReportFD: Int32 = -1
 /// The terminal's stderr while the job's own stderr goes to a file.
 nonisolated(unsafe) private var guardStderrFD: Int32 = 2
+nonisolated(unsafe) private var guardExitStatus: Int32 = 1
 
 /// A batch of one input runs in this process rather than in a forked worker (a fork
 /// and a second process to tear down cost more than a small thumbnail): under the same
@@ -32,7 +33,8 @@ enum CrashGuard {
 
     /// Runs `body` guarded; `describe(signal)` gives the input's outcome for a signal.
     static func run<T: WorkerOutcome>(limits: WorkerPool.Limits, reportFD: Int32?, display: String,
-                                      outcome: (String) -> BatchReporter.InputOutcome, _ body: () -> T) -> T {
+                                      outcome: (String) -> BatchReporter.InputOutcome, exitStatus: Int32 = 1,
+                                      _ body: () -> T) -> T {
         var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
         for s in fatal {
             let why = WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds)
@@ -40,6 +42,7 @@ enum CrashGuard {
         }
         guardMessages = messages
         guardReportFD = reportFD ?? -1
+        guardExitStatus = exitStatus
         let stackSize = 256 << 10
         let stack = UnsafeMutableRawPointer.allocate(byteCount: stackSize, alignment: 16)
         var alternate = stack_t(ss_sp: stack, ss_flags: 0, ss_size: stackSize)
@@ -49,7 +52,7 @@ enum CrashGuard {
             let m = guardMessages[Int(s)]
             _ = m.line.withUnsafeBytes { write(guardStderrFD, $0.baseAddress, $0.count) }
             if guardReportFD >= 0 { _ = m.report.withUnsafeBytes { write(guardReportFD, $0.baseAddress, $0.count) } }
-            _exit(1)
+            _exit(guardExitStatus)
         }
         action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
         sigemptyset(&action.sa_mask)

@@ -115,7 +115,16 @@ struct CompareCommand {
                               line: "extra: \(FileName.display(actual)) (no golden at \(FileName.display(expected)))",
                               json: listingJSON(name, expected, actual, "extra"))
         } else {
-            outcome = compare(name: name, expected: expected, actual: actual, diff: args.value("diff"))
+            // Guarded in this process, as a single fill is: a decoder library that crashes
+            // on either file gives the pair's one line and exit 2 (unreadable), not a signal.
+            let limits = WorkerPool.Limits(budget: decode.maxMemory, images: 2, cpuSeconds: nil)
+            let diff = args.value("diff")
+            outcome = CrashGuard.run(limits: limits, reportFD: nil, display: FileName.display(actual),
+                                     outcome: { BatchReporter.InputOutcome(input: actual, error: $0, outputs: [], milliseconds: 0) },
+                                     exitStatus: 2) {
+                CrashGuard.faultForTests(on: name)
+                return compare(name: name, expected: expected, actual: actual, diff: diff)
+            }
         }
         if let mode = args.value("update"), shouldUpdate(outcome.status, mode: mode) {
             outcome = update(outcome, within: nil)
