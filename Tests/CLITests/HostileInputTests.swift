@@ -111,6 +111,7 @@ final class HostileInputTests: XCTestCase {
             throw missingReference("scripts/make-hostile could not make the HEIF, WebP and GIF rows (it needs heif-enc and Pillow): \(made.stderr)")
         }
         let out = CLI.tempDir()
+        let kept = CLI.testImages + "/hostile"
         let icc = stride(from: 40, through: 1200, by: 40).flatMap { ["--size", "\($0)x"] }
         let xmp = stride(from: 100, through: 1300, by: 100).flatMap { ["--size", "\($0)x"] }
         let rows: [(args: [String], status: Int32, says: String, mib: Double)] = [
@@ -125,6 +126,16 @@ final class HostileInputTests: XCTestCase {
             (["fit"] + icc + ["--max-memory", "64M", dir + "/icc-8mb.png", "--out-dir", out + "/l", "--name", "{w}.avif"], 1,
              "over the memory budget of 64 MiB (raise it with --max-memory)", 64),
             (["fit"] + xmp + ["--keep-metadata", dir + "/webp-xmp-8mb.webp", "--out-dir", out + "/m", "--name", "{w}.webp"], 0, "", 400),
+            // The table's exact sizes, which take heif-enc up to 25 s and 3.5 GB to make:
+            // kept in TestImages/hostile (scripts/make-hostile made them).
+            (["fill", "--size", "64x64", kept + "/avif-liar-16384.avif", "-o", out + "/n.png"], 1,
+             "invalid AVIF: item 1 codes a 16384x16384 frame but declares 64x64 (ispe)", 64),
+            (["fill", "--size", "64x64", kept + "/avif-grid-liars.avif", "-o", out + "/n.png"], 1,
+             "invalid AVIF: item 1 codes a 16384x16384 frame but declares 64x64 (ispe)", 64),
+            (["fill", "--size", "64x64", "--max-memory", "64M", kept + "/heic-grid-8192.heic", "-o", out + "/n.png"], 1,
+             "invalid HEIC: item 1 codes a 8192x8192 frame but declares 64x64 (ispe)", 64),
+            (["fill", "--size", "64x64", kept + "/heic-10bit-7400.heic", "-o", out + "/n.png"], 1,
+             "would need about 783.8 MiB, over the memory budget of 512 MiB (raise it with --max-memory)", 64),
         ]
         for row in rows {
             let m = measure(row.args)
