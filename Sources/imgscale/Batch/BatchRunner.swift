@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import ImageScaler
 
 /// Schedules a batch: `workers` threads each take the next job and run it, decoding one
@@ -15,7 +14,6 @@ final class BatchRunner: Sendable {
     let ifNewer: Bool
     let reporter: BatchReporter
 
-    private let next = Locked(0)
 
     /// CPU seconds one input may take in its worker (nil: no bound).
     let cpuSeconds: Int?
@@ -67,20 +65,10 @@ final class BatchRunner: Sendable {
             }
             return reporter.finish()
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = takeNext() {
-                reporter.record(runOne(jobs[order[index]]), position: order[index])
-            }
+        InProcessPool.run(count: jobs.count, width: workers) { index in
+            reporter.record(runOne(jobs[order[index]]), position: order[index])
         }
         return reporter.finish()
-    }
-
-    private func takeNext() -> Int? {
-        next.withLock { n in
-            guard n < jobs.count else { return nil }
-            defer { n += 1 }
-            return n
-        }
     }
 
     /// Renders the outputs that need it; an output failed while naming it, or up to

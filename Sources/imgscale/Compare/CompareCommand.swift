@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import ImageCompare
 import ImageScaler
 
@@ -181,12 +180,9 @@ struct CompareCommand {
             }
         } else {
             let shared = Locked(results)
-            let next = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while let i = next.withLock({ n -> Int? in n < names.count ? { defer { n += 1 }; return n }() : nil }) {
-                    let o = outcome(i)
-                    shared.withLock { $0[i] = o }
-                }
+            InProcessPool.run(count: names.count, width: workers) { i in
+                let o = outcome(i)
+                shared.withLock { $0[i] = o }
             }
             results = shared.withLock { $0 }
         }

@@ -1,5 +1,4 @@
 import CJPEGShim
-import Dispatch
 
 /// JPEG through libjpeg-turbo's jpeglib.h API with libjpeg's defaults (ISLOW DCT, fancy
 /// upsampling), so a full-size decode matches `djpeg` byte for byte. Gray stays one
@@ -183,7 +182,7 @@ package enum JPEGCodec {
             }
             // With a thread lent, Huffman decoding runs ahead on it while libjpeg
             // transforms on this one: about a third of a large decode moves over.
-            var producer: DispatchWorkItem? = nil
+            var producer: LentWork? = nil
             if eighth == nil, let thread, cjpeg_reader_pipeline(reader, UInt64(max(1, options.pipelineMCUs))) == 1 {
                 let handle = SharedHandle(reader)
                 producer = thread.start { cjpeg_reader_produce(handle.pointer) }

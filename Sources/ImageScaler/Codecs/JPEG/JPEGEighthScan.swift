@@ -1,5 +1,4 @@
 import CJPEGShim
-import Dispatch
 import Glibc
 
 /// A single-scan Huffman JPEG's entropy-coded data decoded at 1/8 by `jpeg_eighth.c`
@@ -258,7 +257,7 @@ final class JPEGEighthScan: @unchecked Sendable {
         var pixels: [UInt8]
         /// Why `pixels` are not all made; read after `wait`.
         var failure: Error?
-        fileprivate var work: DispatchWorkItem?
+        fileprivate var work: LentWork?
 
         fileprivate init(count: Int) {
             pixels = PixelBuffer.samples(count: count)
