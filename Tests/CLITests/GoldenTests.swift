@@ -89,6 +89,34 @@ final class GoldenTests: XCTestCase {
         XCTAssertEqual(awaited.size, Size(width: 96, height: 64))
     }
 
+    /// Cancelling the task that awaits an async render stops the decode between row
+    /// chunks: it ends with `CancellationError` long before the render would have.
+    func testCancellingTheAsyncRenderStopsIt() async throws {
+        var pixels = [UInt8](repeating: 0, count: 2400 * 1600 * 3)
+        var x: UInt32 = 12345
+        for i in pixels.indices {
+            x = x &* 1_103_515_245 &+ 12345
+            pixels[i] = UInt8(truncatingIfNeeded: x >> 16)
+        }
+        var fast = EncodeOptions()
+        fast.compression = 0
+        let data = try ImageCodec.encode(PixelBuffer(width: 2400, height: 1600, channels: 3, pixels: pixels), as: .png, options: fast)
+        let convert = ImageOperation.convert
+        let clock = ContinuousClock()
+        let whole = try await clock.measure { _ = try await convert.render(data, as: .png) }
+        guard whole > .milliseconds(300) else { throw XCTSkip("SKIPPED: the render took only \(whole), too quick to cancel midway") }
+        let task = Task { try await convert.render(data, as: .png) }
+        let started = clock.now
+        try await Task.sleep(for: .milliseconds(20))
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled render finished")
+        } catch is CancellationError {
+            XCTAssertLessThan(clock.now - started, whole / 2, "stopped between rows, not at the end")
+        }
+    }
+
     /// The synchronous overload, which an async context would not pick.
     static func renderNow(_ op: ImageOperation, _ data: [UInt8]) throws -> RenderResult {
         try op.render(data, as: .jpeg)

@@ -18,6 +18,8 @@ public struct DecodeOptions: Sendable {
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false
+    /// Set by the async render: decoding stops between row chunks once it is set.
+    var cancellation: CancellationFlag? = nil
     /// The fewest MCUs a JPEG scan needs for its Huffman decoding to run ahead on a lent
     /// thread (below, the thread costs more than it saves); tests lower it.
     var pipelineMCUs = 1 << 14

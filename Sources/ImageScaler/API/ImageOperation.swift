@@ -140,10 +140,19 @@ public enum ImageOperation: Sendable {
     }
 
     /// `render` off the caller's thread: the work runs on a Dispatch worker, so a server's
-    /// cooperative thread pool is never blocked by decoding.
+    /// cooperative thread pool is never blocked by decoding. Cancelling the task stops
+    /// the decode between row chunks, with `CancellationError`.
     public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
                        encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) async throws -> RenderResult {
-        try await RenderExecutor.offload { try self.render(data, as: format, decode: decode, encode: encode, settings: settings) }
+        let flag = CancellationFlag()
+        var cancellable = decode
+        cancellable.cancellation = flag
+        let options = cancellable
+        return try await withTaskCancellationHandler {
+            try await RenderExecutor.offload { try self.render(data, as: format, decode: options, encode: encode, settings: settings) }
+        } onCancel: {
+            flag.set()
+        }
     }
 
     /// A fill whose gravity needs the pixels (`entropy`) becomes a fill from the rect

@@ -16,7 +16,8 @@ struct JobPreparation {
     private let uprightXMP: [UInt8]?
 
     init(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions, settings: RenderSettings) throws {
-        decoder = try ImageFormat.decoder(for: data)
+        let found = try ImageFormat.decoder(for: data)
+        decoder = decode.cancellation.map { CancellableDecoder(inner: found, flag: $0) } ?? found
         info = decoder.info
         try decode.check(info.size)
         var plans: [RenderPlan] = []
