@@ -16,14 +16,16 @@ public enum DiffImage {
         case sideBySide = "side-by-side"
     }
 
-    public static func render(expected: PixelBuffer, actual: PixelBuffer, tolerance: Int = 0) -> PixelBuffer {
-        let d = ImageDifference(expected: expected, actual: actual, comparison: ImageComparison(rule: .tolerance(tolerance)), keepClasses: true)
-        return render(expected: expected, actual: actual, difference: d, style: .overlay)
+    public static func render(expected: PixelBuffer, actual: PixelBuffer, tolerance: Int = 0) throws -> PixelBuffer {
+        let d = try ImageDifference(expected: expected, actual: actual, comparison: ImageComparison(rule: .tolerance(tolerance)), keepClasses: true)
+        return try render(expected: expected, actual: actual, difference: d, style: .overlay)
     }
 
-    public static func render(expected: PixelBuffer, actual: PixelBuffer, difference: ImageDifference, style: Style) -> PixelBuffer {
-        precondition(expected.size == actual.size && difference.classes.count == expected.width * expected.height,
-                     "diff same-sized images with their classes")
+    public static func render(expected: PixelBuffer, actual: PixelBuffer, difference: ImageDifference, style: Style) throws -> PixelBuffer {
+        guard expected.size == actual.size else { throw CompareError.sizeMismatch("the images are \(expected.size) and \(actual.size)") }
+        guard difference.classes.count == expected.width * expected.height else {
+            throw CompareError.sizeMismatch("\(difference.classes.count) pixel classes for a \(expected.size) image (keepClasses)")
+        }
         let a = expected.rgba(), b = actual.rgba()
         let n = expected.width * expected.height
         let overlayChannels = style == .overlay ? 3 : 4
@@ -56,7 +58,7 @@ public enum DiffImage {
             if overlayChannels == 4 { overlay[o + 3] = colour.3 }
         }
         guard style == .sideBySide else {
-            return PixelBuffer(width: expected.width, height: expected.height, channels: overlayChannels, pixels: overlay)
+            return PixelBuffer(width: expected.width, height: expected.height, channels: overlayChannels, validPixels: overlay)
         }
         let w = expected.width
         var out = PixelBuffer.samples(count: n * 12)
@@ -66,7 +68,7 @@ public enum DiffImage {
                 out.replaceSubrange(dst..<(dst + w * 4), with: part[src..<(src + w * 4)])
             }
         }
-        return PixelBuffer(width: w * 3, height: expected.height, channels: 4, pixels: out)
+        return PixelBuffer(width: w * 3, height: expected.height, channels: 4, validPixels: out)
     }
 
     /// `image` on a transparent canvas of `size` (at least its own), top-left aligned,
@@ -78,6 +80,6 @@ public enum DiffImage {
             let n = min(image.width, size.width) * 4
             out.replaceSubrange(y * size.width * 4..<(y * size.width * 4 + n), with: rgba[(y * image.width * 4)..<(y * image.width * 4 + n)])
         }
-        return PixelBuffer(width: size.width, height: size.height, channels: 4, pixels: out)
+        return PixelBuffer(width: size.width, height: size.height, channels: 4, validPixels: out)
     }
 }

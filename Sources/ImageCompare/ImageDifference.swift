@@ -51,9 +51,11 @@ public struct ImageDifference: Equatable, Sendable {
     /// and the MSE are in 16-bit units and PSNR's peak is 65535. (The perceptual rule
     /// is 8-bit by definition; use the 8-bit images for it.)
     public init(expected16 pa: [UInt16], actual16 pb: [UInt16], size: Size, withAlpha: Bool, comparison: ImageComparison,
-                keepClasses: Bool = false) {
+                keepClasses: Bool = false) throws {
         let width = size.width, n = size.width * size.height
-        precondition(pa.count == n * 4 && pb.count == n * 4, "16-bit RGBA of the given size")
+        guard pa.count == n * 4 && pb.count == n * 4 else {
+            throw CompareError.sizeMismatch("\(pa.count) and \(pb.count) samples are not 16-bit RGBA of \(size)")
+        }
         let compared = ImageDifference.comparedMask(size: size, comparison: comparison)
         var classes = keepClasses ? [PixelClass](repeating: .same, count: n) : []
         let tolerance: Int
@@ -112,12 +114,12 @@ public struct ImageDifference: Equatable, Sendable {
         return compared
     }
 
-    public init(_ a: PixelBuffer, _ b: PixelBuffer, tolerance: Int = 0) {
-        self.init(expected: a, actual: b, comparison: ImageComparison(rule: .tolerance(tolerance)))
+    public init(_ a: PixelBuffer, _ b: PixelBuffer, tolerance: Int = 0) throws {
+        try self.init(expected: a, actual: b, comparison: ImageComparison(rule: .tolerance(tolerance)))
     }
 
-    public init(expected a: PixelBuffer, actual b: PixelBuffer, comparison: ImageComparison, keepClasses: Bool = false) {
-        precondition(a.size == b.size, "compare same-sized images")
+    public init(expected a: PixelBuffer, actual b: PixelBuffer, comparison: ImageComparison, keepClasses: Bool = false) throws {
+        guard a.size == b.size else { throw CompareError.sizeMismatch("the images are \(a.size) and \(b.size)") }
         let width = a.width, height = a.height, n = width * height
         let pa = a.rgba(), pb = b.rgba()
         let withAlpha = a.channels == 2 || a.channels == 4 || b.channels == 2 || b.channels == 4

@@ -44,7 +44,11 @@ public enum GoldenCheck: Equatable, Sendable {
         let sameSize = expected.size == image.size
         let canvas = Size(width: max(expected.width, image.width), height: max(expected.height, image.height))
         let (e, a) = sameSize ? (expected, image) : (DiffImage.canvas(expected, size: canvas), DiffImage.canvas(image, size: canvas))
-        let d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: true)
+        // Both are on one canvas, so this cannot throw; the message would say why if it did.
+        let d: ImageDifference
+        do { d = try ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: true) } catch {
+            return .failed(message: "\(error)")
+        }
         if sameSize && limits.matches(d) { return .matched }
         let failures = dir + "/__Failures__"
         var message = sameSize ? "\(d.differingPixels) pixels differ (max difference \(d.maxDifference), PSNR "
@@ -52,7 +56,7 @@ public enum GoldenCheck: Equatable, Sendable {
         do {
             try ImageFile.makeDirectory(failures)
             try ImageFile.write(try ImageCodec.encode(image, as: .png), to: failures + "/\(name).png")
-            try ImageFile.write(try ImageCodec.encode(DiffImage.render(expected: e, actual: a, difference: d, style: .sideBySide), as: .png),
+            try ImageFile.write(try ImageCodec.encode(try DiffImage.render(expected: e, actual: a, difference: d, style: .sideBySide), as: .png),
                                 to: failures + "/\(name).diff.png")
             message += "; actual and diff (expected | actual | diff) written to \(failures)/\(name).png and \(name).diff.png"
         } catch {

@@ -6,7 +6,7 @@ import ImageScaler
 /// side outputs among the compared files, symlinks in ACTUAL, names in the reports.
 final class CompareSafetyTests: XCTestCase {
     private func png(_ path: String, _ width: Int, _ height: Int, channels: Int, _ pixel: [UInt8]) throws {
-        let image = PixelBuffer(width: width, height: height, channels: channels,
+        let image = try PixelBuffer(width: width, height: height, channels: channels,
                                 pixels: Array([[UInt8]](repeating: pixel, count: width * height).joined()))
         try ImageFile.write(try ImageCodec.encode(image, as: .png), to: path)
     }

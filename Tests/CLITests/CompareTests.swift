@@ -8,7 +8,7 @@ final class CompareTests: XCTestCase {
     /// A 10x10 gray 100 image and a copy with three pixels raised by 10, 5 and 2.
     func pair() throws -> (String, String) {
         let dir = CLI.tempDir()
-        let base = PixelBuffer(width: 10, height: 10, channels: 1, value: 100)
+        let base = try PixelBuffer(width: 10, height: 10, channels: 1, value: 100)
         var changed = base
         changed.pixels[0] = 110
         changed.pixels[55] = 105
@@ -73,8 +73,8 @@ final class CompareTests: XCTestCase {
 
     func testTransparentPixelsIgnoreHiddenColourAndMixedFormats() throws {
         let dir = CLI.tempDir()
-        let a = PixelBuffer(width: 2, height: 1, channels: 4, pixels: [0, 255, 0, 0, 9, 9, 9, 255])
-        let b = PixelBuffer(width: 2, height: 1, channels: 4, pixels: [255, 0, 255, 0, 9, 9, 9, 255])
+        let a = try PixelBuffer(width: 2, height: 1, channels: 4, pixels: [0, 255, 0, 0, 9, 9, 9, 255])
+        let b = try PixelBuffer(width: 2, height: 1, channels: 4, pixels: [255, 0, 255, 0, 9, 9, 9, 255])
         try ImageFile.write(try ImageCodec.encode(a, as: .png), to: dir + "/a.png")
         try ImageFile.write(try ImageCodec.encode(b, as: .png), to: dir + "/b.png")
         XCTAssertEqual(CLI.run(["compare", dir + "/a.png", dir + "/b.png"]).status, 0)

@@ -49,7 +49,7 @@ final class FilterTests: XCTestCase {
                     opaque += ours.pixels[i * channels ..< (i + 1) * channels]
                     opaque.append(255)
                 }
-                ours = PixelBuffer(width: ours.width, height: ours.height, channels: channels + 1, pixels: opaque)
+                ours = try PixelBuffer(width: ours.width, height: ours.height, channels: channels + 1, pixels: opaque)
             }
             XCTAssertEqual(ours.pixels.count, theirs.count, "\(filter) \(path)", file: file, line: line)
             XCTAssertTrue(ours.pixels == theirs, "\(filter) \(path) -> \(size): \(zip(ours.pixels, theirs).filter { $0 != $1 }.count) samples differ",
@@ -78,7 +78,7 @@ final class FilterTests: XCTestCase {
         let dir = CLI.tempDir()
         var pixels: [UInt8] = []
         for i in 0..<(37 * 23) { pixels += [UInt8(i % 251), UInt8(i * 7 % 256), UInt8(i * 13 % 256), [1, 3, 77, 200, 255][i % 5]] }
-        let source = PixelBuffer(width: 37, height: 23, channels: 4, pixels: pixels)
+        let source = try PixelBuffer(width: 37, height: 23, channels: 4, pixels: pixels)
         try ImageFile.write(try ImageCodec.encode(source, as: .png), to: dir + "/low-alpha.png")
         for args in [["fit", "--size", "37x23"], ["fit", "--size", "37x100"], ["fill", "--size", "37x23"]] {
             for filter in ResampleFilter.allCases {

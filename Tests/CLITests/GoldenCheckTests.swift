@@ -9,7 +9,7 @@ import ImageScalerTesting
 /// them, and the perceptual rule forgives what pixelmatch forgives.
 final class GoldenCheckTests: XCTestCase {
     private func gradient(_ shift: Int = 0) -> PixelBuffer {
-        var p = PixelBuffer(width: 40, height: 20, channels: 3)
+        var p = try! PixelBuffer(width: 40, height: 20, channels: 3)
         for y in 0..<20 { for x in 0..<40 { for c in 0..<3 { p.pixels[(y * 40 + x) * 3 + c] = UInt8(min(x * 6 + shift + c * 10, 255)) } } }
         return p
     }

@@ -70,7 +70,7 @@ final class GoldenSuiteTests: XCTestCase {
 
     /// A 60x40 image and a copy with a changed 10x10 block at 30,20 and alpha lowered in a strip.
     private func pair(in dir: String) throws -> (String, String) {
-        var a = PixelBuffer(width: 60, height: 40, channels: 4, value: 200)
+        var a = try PixelBuffer(width: 60, height: 40, channels: 4, value: 200)
         for i in stride(from: 3, to: a.pixels.count, by: 4) { a.pixels[i] = 255 }
         var b = a
         for y in 20..<30 { for x in 30..<40 { b.pixels[(y * 60 + x) * 4] = 20 } }
@@ -89,12 +89,12 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertEqual(CLI.run(["compare", a, b, "--ignore", "0,0,5,5", "--ignore", "25,15,20,20"]).status, 0, "repeatable")
         XCTAssertEqual(CLI.run(["compare", a, b, "--ignore", "30,20,9,10"]).status, 1, "one column still compared")
         // A mask: black where the clock is.
-        var mask = PixelBuffer(width: 60, height: 40, channels: 3, value: 255)
+        var mask = try PixelBuffer(width: 60, height: 40, channels: 3, value: 255)
         for y in 18..<32 { for x in 28..<42 { for c in 0..<3 { mask.pixels[(y * 60 + x) * 3 + c] = 0 } } }
         try ImageFile.write(try ImageCodec.encode(mask, as: .png), to: dir + "/mask.png")
         XCTAssertEqual(CLI.run(["compare", a, b, "--mask", dir + "/mask.png"]).status, 0)
         // Alpha alone: PSNR counts it, so --min-psnr no longer passes a broken icon.
-        var icon = PixelBuffer(width: 50, height: 50, channels: 4, value: 90)
+        var icon = try PixelBuffer(width: 50, height: 50, channels: 4, value: 90)
         var broken = icon
         for i in stride(from: 3, to: icon.pixels.count, by: 4) { icon.pixels[i] = 255; broken.pixels[i] = i % 8 == 3 ? 128 : 255 }
         try ImageFile.write(try ImageCodec.encode(icon, as: .png), to: dir + "/icon.png")
@@ -136,7 +136,7 @@ final class GoldenSuiteTests: XCTestCase {
             let sub = i % 3 == 0 ? "icons/" : ""
             for d in [goldens, actual] { try FileManager.default.createDirectory(atPath: d + "/" + sub, withIntermediateDirectories: true) }
             let name = sub + "shot-\(i).png"
-            var image = PixelBuffer(width: 32, height: 24, channels: 3, value: UInt8(i * 8))
+            var image = try PixelBuffer(width: 32, height: 24, channels: 3, value: UInt8(i * 8))
             try ImageFile.write(try ImageCodec.encode(image, as: .png), to: goldens + "/" + name)
             if i % 10 == 7 {
                 image.pixels[5] = 255
@@ -144,7 +144,7 @@ final class GoldenSuiteTests: XCTestCase {
             }
             if i != 29 { try ImageFile.write(try ImageCodec.encode(image, as: .png), to: actual + "/" + name) }
         }
-        try ImageFile.write(try ImageCodec.encode(PixelBuffer(width: 4, height: 4, channels: 3), as: .png), to: actual + "/new.png")
+        try ImageFile.write(try ImageCodec.encode(try PixelBuffer(width: 4, height: 4, channels: 3), as: .png), to: actual + "/new.png")
         let r = CLI.run(["compare", "-j2", goldens, actual, "--junit", root + "/junit.xml", "--diff", root + "/diffs"])
         XCTAssertEqual(r.status, 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
@@ -188,7 +188,7 @@ final class HTMLReportTests: XCTestCase {
         let root = CLI.tempDir()
         for d in ["goldens", "actual"] { try FileManager.default.createDirectory(atPath: root + "/" + d, withIntermediateDirectories: true) }
         func solid(_ rgb: [UInt8]) -> PixelBuffer {
-            PixelBuffer(width: 200, height: 150, channels: 3, pixels: Array((0..<(200 * 150)).flatMap { _ in rgb }))
+            try! PixelBuffer(width: 200, height: 150, channels: 3, pixels: Array((0..<(200 * 150)).flatMap { _ in rgb }))
         }
         try ImageFile.write(try ImageCodec.encode(solid([255, 0, 0]), as: .png), to: root + "/goldens/a-button.png")
         try ImageFile.write(try ImageCodec.encode(solid([0, 0, 255]), as: .png), to: root + "/actual/a-button.png")

@@ -100,7 +100,7 @@ final class GoldenTests: XCTestCase {
         }
         var fast = EncodeOptions()
         fast.compression = 0
-        let data = try ImageCodec.encode(PixelBuffer(width: 2400, height: 1600, channels: 3, pixels: pixels), as: .png, options: fast)
+        let data = try ImageCodec.encode(try PixelBuffer(width: 2400, height: 1600, channels: 3, pixels: pixels), as: .png, options: fast)
         let convert = ImageOperation.convert
         let clock = ContinuousClock()
         let whole = try await clock.measure { _ = try await convert.render(data, as: .png) }

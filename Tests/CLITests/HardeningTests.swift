@@ -50,7 +50,7 @@ final class HardeningTests: XCTestCase {
             seed = seed &* 1664525 &+ 1013904223
             pixels[i] = UInt8(seed >> 24)
         }
-        let jpeg = try ImageCodec.encode(PixelBuffer(width: 3200, height: 600, channels: 3, pixels: pixels), as: .jpeg,
+        let jpeg = try ImageCodec.encode(try PixelBuffer(width: 3200, height: 600, channels: 3, pixels: pixels), as: .jpeg,
                                          options: EncodeOptions())
         write(jpeg, big)
         XCTAssertGreaterThan(jpeg.count, 1 << 19, "large enough to split")

@@ -23,7 +23,7 @@ final class ManyOutputsTests: XCTestCase {
                 if alpha { pixels[i + 3] = inDisc ? 255 : UInt8((x + y) % 256) }
             }
         }
-        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+        return try! PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
     }
 
     static func write(_ image: PixelBuffer, _ path: String, as format: ImageFormat) throws {

@@ -15,7 +15,7 @@ final class SmartCropTests: XCTestCase {
                 pixels[y * width + x] = UInt8(seed >> 24)
             }
         }
-        return PixelBuffer(width: width, height: height, channels: 1, pixels: pixels)
+        return try! PixelBuffer(width: width, height: height, channels: 1, pixels: pixels)
     }
 
     func testTheCropGoesWhereTheDetailIs() throws {

@@ -68,7 +68,7 @@ final class FilterSweepTests: XCTestCase {
             let (src, mode, w, h, f, ow, oh, dst) = (c[0] as! String, c[1] as! String, c[2] as! Int, c[3] as! Int,
                                                      c[4] as! String, c[5] as! Int, c[6] as! Int, c[7] as! String)
             if inputs[src] == nil { inputs = [src: try ImageFile.read(dir + "/" + src)] }
-            let image = PixelBuffer(width: w, height: h, channels: mode == "L" ? 1 : 4, pixels: inputs[src]!)
+            let image = try PixelBuffer(width: w, height: h, channels: mode == "L" ? 1 : 4, pixels: inputs[src]!)
             let ours = Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: Size(width: ow, height: oh),
                                           filter: ResampleFilter(rawValue: f)!)
             let theirs = try ImageFile.read(dir + "/" + dst)

@@ -23,7 +23,7 @@ final class JPEGEighthScanTests: XCTestCase {
             try pixels.withUnsafeMutableBufferPointer {
                 try scan.rows(0..<scan.height, x: 0, width: scan.width, state: &state, into: $0.baseAddress!)
             }
-            return (PixelBuffer(width: scan.width, height: scan.height, channels: scan.channels, pixels: pixels), scan.met)
+            return (try PixelBuffer(width: scan.width, height: scan.height, channels: scan.channels, pixels: pixels), scan.met)
         }
     }
 

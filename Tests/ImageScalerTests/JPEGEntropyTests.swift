@@ -114,7 +114,7 @@ final class JPEGEntropyTests: XCTestCase {
             seed = seed &* 1664525 &+ 1013904223
             return UInt8(truncatingIfNeeded: seed >> 24)
         }
-        let jpeg = try JPEGCodec.encode(PixelBuffer(width: 2048, height: 2048, channels: 3, pixels: noise), quality: 95)
+        let jpeg = try JPEGCodec.encode(try PixelBuffer(width: 2048, height: 2048, channels: 3, pixels: noise), quality: 95)
         for region in [nil, Rect(x: 0, y: 0, width: 64, height: 16), Rect(x: 1000, y: 600, width: 48, height: 40)] {
             XCTAssertEqual(decode(jpeg, shrink: 1, region: region, piped: true), decode(jpeg, shrink: 1, region: region, libjpegOnly: true),
                            region.map { "\($0)" } ?? "whole")

@@ -29,7 +29,7 @@ final class PNGFastPathTests: XCTestCase {
                 }
             }
         }
-        return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+        return try! PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
     }
 
     /// PNG's chunk CRC (ISO 3309), bit by bit: test data is small.
@@ -233,7 +233,7 @@ final class PNGFastPathTests: XCTestCase {
     /// A screenshot-like image (glyph-like blocks repeated across a flat page, boxes):
     /// run-length deflate would be several times larger here; the encoder must see that.
     func testSyntheticPagesStayWithinFivePercentOfLevel6() throws {
-        var page = PixelBuffer(width: 900, height: 600, channels: 3, pixels: [UInt8](repeating: 242, count: 900 * 600 * 3))
+        var page = try PixelBuffer(width: 900, height: 600, channels: 3, pixels: [UInt8](repeating: 242, count: 900 * 600 * 3))
         let glyphs = (0..<12).map { Self.image(width: 6, height: 9, channels: 1, kind: 0, seed: UInt64(40 + $0)).pixels.map { $0 > 150 } }
         var pick = 7
         for line in 0..<40 {

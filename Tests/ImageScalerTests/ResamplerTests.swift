@@ -14,7 +14,7 @@ final class ResamplerTests: XCTestCase {
 
     func testEnlargeIsBilinearInterpolation() {
         // 2 pixels to 4: centres at 0.25, 0.75, 1.25, 1.75 source pixels; weights 1-|d|.
-        let image = PixelBuffer(width: 2, height: 1, channels: 1, pixels: [0, 100])
+        let image = try! PixelBuffer(width: 2, height: 1, channels: 1, pixels: [0, 100])
         let out = Resampler.resample(image, from: SamplingRect(Rect(size: image.size)), to: Size(width: 4, height: 1))
         // Outputs 1 and 2 mix both pixels 3:1 and 1:3; outputs 0 and 3 sit within half a
         // pixel of the edge, where the window holds one pixel and renormalises to it.
@@ -62,7 +62,7 @@ final class ResamplerTests: XCTestCase {
     func testEveryTargetSizeKeepsExactDimensionsAndConstantsStayConstant() {
         for channels in 1...4 {
             let value: UInt8 = channels == 2 || channels == 4 ? 255 : 173
-            let constant = PixelBuffer(width: 37, height: 23, channels: channels, value: value)
+            let constant = try! PixelBuffer(width: 37, height: 23, channels: channels, value: value)
             for w in 1...45 {
                 for h in stride(from: 1, through: 45, by: 4) {
                     let out = Resampler.resample(constant, from: SamplingRect(Rect(size: constant.size)), to: Size(width: w, height: h))
@@ -71,7 +71,7 @@ final class ResamplerTests: XCTestCase {
                 }
             }
         }
-        let semi = PixelBuffer(width: 9, height: 9, channels: 4, pixels: Array(repeating: [200, 100, 50, 128], count: 81).flatMap { $0 })
+        let semi = try! PixelBuffer(width: 9, height: 9, channels: 4, pixels: Array(repeating: [200, 100, 50, 128], count: 81).flatMap { $0 })
         let out = Resampler.resample(semi, from: SamplingRect(Rect(size: semi.size)), to: Size(width: 4, height: 5))
         XCTAssertTrue(stride(from: 0, to: out.pixels.count, by: 4).allSatisfy { out.pixels[$0 + 3] == 128 })
     }
@@ -90,7 +90,7 @@ final class ResamplerTests: XCTestCase {
 
     func testFractionalRectSharesTheGrid() {
         // Sampling [1.5, 3.5) of a ramp at 1:1 lands exactly between pixels.
-        let ramp = PixelBuffer(width: 6, height: 1, channels: 1, pixels: [0, 10, 20, 30, 40, 50])
+        let ramp = try! PixelBuffer(width: 6, height: 1, channels: 1, pixels: [0, 10, 20, 30, 40, 50])
         let out = Resampler.resample(ramp, from: SamplingRect(x: 1.5, y: 0, width: 2, height: 1), to: Size(width: 2, height: 1))
         XCTAssertEqual(out.pixels, [15, 25])
     }

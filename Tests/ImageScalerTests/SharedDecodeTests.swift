@@ -36,7 +36,7 @@ final class SharedDecodeTests: XCTestCase {
                 pixels[i + 2] = (x / 4 + y / 3) % 2 == 0 ? 230 : 20
             }
         }
-        return PixelBuffer(width: width, height: height, channels: 3, pixels: pixels)
+        return try! PixelBuffer(width: width, height: height, channels: 3, pixels: pixels)
     }
 
     private func run(_ data: [UInt8], _ operations: [ImageOperation], as format: ImageFormat, threads: Int,

@@ -115,7 +115,7 @@ enum Fixtures {
         guard fields.count == 4, let w = Int(fields[1]), let h = Int(fields[2]), fields[3] == "255" else { return nil }
         let ch = fields[0] == "P5" ? 1 : 3
         guard bytes.count - i >= w * h * ch else { return nil }
-        return PixelBuffer(width: w, height: h, channels: ch, pixels: Array(bytes[i..<i + w * h * ch]))
+        return try! PixelBuffer(width: w, height: h, channels: ch, pixels: Array(bytes[i..<i + w * h * ch]))
     }
 }
 

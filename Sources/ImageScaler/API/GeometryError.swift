@@ -5,6 +5,8 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
     case outputTooLarge(Size, limit: Int)
     /// The output format cannot hold a side this long (JPEG: 65535).
     case outputTooLargeForFormat(Size, ImageFormat)
+    /// Samples that do not make the image a caller described (`PixelBuffer.init`).
+    case badBuffer(String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
             return "output would be \(size) = \(size.width * size.height) pixels, over the limit of \(limit)"
         case .outputTooLargeForFormat(let size, let format):
             return "output would be \(size), but \(format.displayName) allows at most \(format.maxSide) pixels per side"
+        case .badBuffer(let why): return "not a pixel buffer: \(why)"
         }
     }
 }

@@ -10,21 +10,41 @@ public struct PixelBuffer: Equatable, Sendable {
     public let channels: Int
     public var pixels: [UInt8]
 
-    /// Wraps existing samples; the count must be exactly `width * height * channels`.
-    public init(width: Int, height: Int, channels: Int, pixels: [UInt8]) {
-        precondition(width > 0 && height > 0, "empty image")
-        precondition((1...4).contains(channels), "channels must be 1-4")
-        precondition(pixels.count == width * height * channels, "sample count mismatch")
+    /// Wraps existing samples; the count must be exactly `width * height * channels`,
+    /// else it throws `GeometryError.badBuffer` (a caller's mistake never traps).
+    public init(width: Int, height: Int, channels: Int, pixels: [UInt8]) throws {
+        let samples = try PixelBuffer.sampleCount(width: width, height: height, channels: channels)
+        guard pixels.count == samples else {
+            throw GeometryError.badBuffer("a \(width)x\(height) image of \(channels) channels holds \(samples) samples, not \(pixels.count)")
+        }
+        self.init(width: width, height: height, channels: channels, validPixels: pixels)
+    }
+
+    /// A buffer with every sample set to `value`.
+    public init(width: Int, height: Int, channels: Int, value: UInt8 = 0) throws {
+        let samples = try PixelBuffer.sampleCount(width: width, height: height, channels: channels)
+        self.init(width: width, height: height, channels: channels, validPixels: [UInt8](repeating: value, count: samples))
+    }
+
+    /// For the library's own stages, which make exactly `width * height * channels`
+    /// samples: the invariant is theirs, so a mismatch is a bug and traps.
+    package init(width: Int, height: Int, channels: Int, validPixels pixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && (1...4).contains(channels) && pixels.count == width * height * channels,
+                     "a stage made a buffer of the wrong size")
         self.width = width
         self.height = height
         self.channels = channels
         self.pixels = pixels
     }
 
-    /// A buffer with every sample set to `value`.
-    public init(width: Int, height: Int, channels: Int, value: UInt8 = 0) {
-        self.init(width: width, height: height, channels: channels,
-                  pixels: [UInt8](repeating: value, count: width * height * channels))
+    /// `width * height * channels`, or why those cannot make an image.
+    private static func sampleCount(width: Int, height: Int, channels: Int) throws -> Int {
+        guard width > 0, height > 0 else { throw GeometryError.badBuffer("an image of \(width)x\(height) pixels is empty") }
+        guard (1...4).contains(channels) else { throw GeometryError.badBuffer("\(channels) channels; an image has 1 to 4") }
+        let (pixels, o1) = width.multipliedReportingOverflow(by: height)
+        let (samples, o2) = pixels.multipliedReportingOverflow(by: channels)
+        guard !o1, !o2 else { throw GeometryError.badBuffer("a \(width)x\(height) image is too large to address") }
+        return samples
     }
 
     /// Storage for `count` samples that a decoder or pass is about to overwrite in full:
@@ -54,7 +74,7 @@ public struct PixelBuffer: Equatable, Sendable {
         for i in 0..<(width * height) {
             for k in 0..<(c - 1) { out[i * (c - 1) + k] = pixels[i * c + k] }
         }
-        return PixelBuffer(width: width, height: height, channels: c - 1, pixels: out)
+        return PixelBuffer(width: width, height: height, channels: c - 1, validPixels: out)
     }
 
     /// The same pixels as RGBA: gray is replicated, missing alpha is 255.

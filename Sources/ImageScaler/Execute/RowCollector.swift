@@ -16,6 +16,6 @@ struct RowCollector {
     }
 
     var image: PixelBuffer {
-        PixelBuffer(width: region.rect.width, height: region.rect.height, channels: region.channels, pixels: pixels)
+        PixelBuffer(width: region.rect.width, height: region.rect.height, channels: region.channels, validPixels: pixels)
     }
 }

@@ -35,6 +35,6 @@ package enum Scaling {
                 }
             }
         }
-        return PixelBuffer(width: r.width, height: r.height, channels: image.channels, pixels: out)
+        return PixelBuffer(width: r.width, height: r.height, channels: image.channels, validPixels: out)
     }
 }

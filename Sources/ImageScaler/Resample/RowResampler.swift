@@ -218,7 +218,7 @@ final class RowResampler {
             }
             initialized = rowBytes * target.height
         }
-        return PixelBuffer(width: target.width, height: target.height, channels: channels, pixels: pixels)
+        return PixelBuffer(width: target.width, height: target.height, channels: channels, validPixels: pixels)
     }
 
     /// Makes every output row whose source rows have all arrived.

@@ -11,7 +11,7 @@ enum Flattener {
                         pixels: image.width * image.height, onto: background)
             }
         }
-        return PixelBuffer(width: image.width, height: image.height, channels: outChannels, pixels: out)
+        return PixelBuffer(width: image.width, height: image.height, channels: outChannels, validPixels: out)
     }
 
     /// Channels after flattening: 1 for gray+alpha on a gray background, else 3.

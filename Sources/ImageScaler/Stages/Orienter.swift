@@ -34,6 +34,6 @@ enum Orienter {
                 }
             }
         }
-        return PixelBuffer(width: outW, height: outH, channels: ch, pixels: out)
+        return PixelBuffer(width: outW, height: outH, channels: ch, validPixels: out)
     }
 }

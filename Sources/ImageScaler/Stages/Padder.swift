@@ -19,17 +19,17 @@ enum Padder {
             let dst = ((y0 + y) * box.width + x0) * outChannels
             out[dst..<dst + image.width * outChannels] = converted.pixels[src..<src + image.width * outChannels]
         }
-        return PixelBuffer(width: box.width, height: box.height, channels: outChannels, pixels: out)
+        return PixelBuffer(width: box.width, height: box.height, channels: outChannels, validPixels: out)
     }
 
     /// Gray (+alpha) as RGB (+alpha).
     private static func widened(_ image: PixelBuffer, to channels: Int) -> PixelBuffer {
         let rgba = image.rgba()
-        if channels == 4 { return PixelBuffer(width: image.width, height: image.height, channels: 4, pixels: rgba) }
+        if channels == 4 { return PixelBuffer(width: image.width, height: image.height, channels: 4, validPixels: rgba) }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for i in 0..<(image.width * image.height) {
             rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2]
         }
-        return PixelBuffer(width: image.width, height: image.height, channels: 3, pixels: rgb)
+        return PixelBuffer(width: image.width, height: image.height, channels: 3, validPixels: rgb)
     }
 }

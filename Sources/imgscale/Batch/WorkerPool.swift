@@ -51,6 +51,11 @@ final class WorkerPool {
 
     /// Whether this process may fork workers: it has a single thread.
     static var available: Bool {
+        // ThreadSanitizer's runtime starts its background thread when it pleases, so the
+        // count below may miss it; a child forked beside it can hang for good in the Swift
+        // runtime's lazy initialisation (seen: both threads of a worker waiting on a
+        // metadata `once` its parent held). Under TSan, jobs run on threads instead.
+        guard !threadSanitized else { return false }
         guard let dir = opendir("/proc/self/task") else { return false }
         defer { closedir(dir) }
         var threads = 0
@@ -257,6 +262,13 @@ final class WorkerPool {
         let joined = FileName.display(lines.joined(separator: "; "))
         return joined.count > 1000 ? String(joined.prefix(1000)) + "..." : joined
     }
+
+    /// Whether ThreadSanitizer's runtime is in this process.
+    static let threadSanitized: Bool = {
+        let handle = dlopen(nil, RTLD_NOW)
+        defer { if let handle { dlclose(handle) } }
+        return dlsym(handle, "__tsan_init") != nil
+    }()
 
     /// Whether AddressSanitizer's or ThreadSanitizer's runtime is in this process.
     static let sanitized: Bool = {

@@ -256,16 +256,23 @@ struct CompareCommand {
             (e, a) = (DiffImage.canvas(e, size: canvas), DiffImage.canvas(a, size: canvas))
         }
         let html = args.value("html")
-        var d = ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil || html != nil)
+        // On one canvas, so the sizes agree and this does not throw; if it did, the pair is unreadable.
+        guard var d = try? ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil || html != nil) else {
+            var j = pairJSON(name, expected, actual)
+            j.add("result", "error")
+            j.add("error", "the images could not be compared")
+            return Outcome(name: name, expected: expected, actual: actual, status: .error, line: "the images could not be compared", json: j.text)
+        }
         // Two 16-bit PNGs under the tolerance rule are compared at 16 bits (a difference
         // an 8-bit reduction would round away still counts).
         var depth = 8
         if sameSize, case .tolerance = comparison.rule,
            let (_, e16) = try? PNGCodec.decodeRGBA16(files[0], options: decode),
-           let (_, a16) = try? PNGCodec.decodeRGBA16(files[1], options: decode) {
-            let alpha = [images[0], images[1]].contains { $0.channels == 2 || $0.channels == 4 }
-            d = ImageDifference(expected16: e16, actual16: a16, size: e.size, withAlpha: alpha, comparison: comparison,
-                                keepClasses: diff != nil || html != nil)
+           let (_, a16) = try? PNGCodec.decodeRGBA16(files[1], options: decode),
+           let d16 = try? ImageDifference(expected16: e16, actual16: a16, size: e.size,
+                                          withAlpha: [images[0], images[1]].contains { $0.channels == 2 || $0.channels == 4 },
+                                          comparison: comparison, keepClasses: diff != nil || html != nil) {
+            d = d16
             depth = 16
         }
         let matches = sameSize && limits.matches(d)
@@ -332,7 +339,7 @@ struct CompareCommand {
     }
 
     private func writeDiff(_ e: PixelBuffer, _ a: PixelBuffer, _ d: ImageDifference, to path: String) throws {
-        let picture = DiffImage.render(expected: e, actual: a, difference: d, style: style)
+        let picture = try DiffImage.render(expected: e, actual: a, difference: d, style: style)
         var options = EncodeOptions()
         // zlib level 1: a 12 MP diff is for looking at, not for keeping small.
         options.compression = 1
