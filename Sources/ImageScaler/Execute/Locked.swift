@@ -4,7 +4,7 @@ import Glibc
 /// Not Synchronization.Mutex: that one locks with bare atomics and futexes, which
 /// ThreadSanitizer cannot see, so every access under it would be reported as a race;
 /// pthread's lock and unlock are intercepted, so races can still be checked for.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {  // every access is under the mutex
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 

@@ -16,7 +16,7 @@ import Glibc
 /// position), so the second's records are taken for the rest.
 ///
 /// Once made it is not changed, so threads may make rows from it at once.
-final class JPEGEighthScan: @unchecked Sendable {
+final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     private let layout: UnsafeMutablePointer<cjpeg_eighth_layout>
     private let decoder: OpaquePointer
     private let recordSize: Int
@@ -253,7 +253,7 @@ final class JPEGEighthScan: @unchecked Sendable {
     }
 
     /// Rows made on another thread; `wait` before reading `pixels`.
-    final class LowerRows: @unchecked Sendable {
+    final class LowerRows: @unchecked Sendable {  // filled by the lent thread, read after `wait`
         var pixels: [UInt8]
         /// Why `pixels` are not all made; read after `wait`.
         var failure: Error?
@@ -281,7 +281,7 @@ final class JPEGEighthScan: @unchecked Sendable {
 /// starting position, from its start to the end of the data. When it meets data it
 /// cannot decode (it began inside a code, or the file is damaged), it drops what it
 /// has and begins again after that point.
-private final class SecondHalf: @unchecked Sendable {
+private final class SecondHalf: @unchecked Sendable {  // written by its own thread only; read after `wait`
     struct Start {
         let cursor: cjpeg_eighth_cursor
         let position: UInt64
