@@ -20,6 +20,7 @@
     X(heif_context_get_primary_image_handle) \
     X(heif_context_read_from_memory_without_copy) \
     X(heif_context_set_maximum_image_size_limit) \
+    X(heif_context_set_max_decoding_threads) \
     X(heif_context_write) \
     X(heif_decode_image) \
     X(heif_decoding_options_alloc) \
@@ -64,6 +65,7 @@ int cheif_load(char *err, size_t errlen);
 #define heif_context_add_XMP_metadata (cheif_api.heif_context_add_XMP_metadata)
 #define heif_context_add_exif_metadata (cheif_api.heif_context_add_exif_metadata)
 #define heif_context_alloc (cheif_api.heif_context_alloc)
+#define heif_context_set_max_decoding_threads (cheif_api.heif_context_set_max_decoding_threads)
 #define heif_context_encode_image (cheif_api.heif_context_encode_image)
 #define heif_context_free (cheif_api.heif_context_free)
 #define heif_context_get_encoder_for_format (cheif_api.heif_context_get_encoder_for_format)

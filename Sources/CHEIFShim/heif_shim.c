@@ -107,7 +107,9 @@ cheif_reader *cheif_open(const uint8_t *data, size_t size, int max_side, cheif_i
     return r;
 }
 
-int cheif_decode(cheif_reader *r, int channels, uint8_t *out, size_t stride, char *err, size_t errlen) {
+int cheif_decode(cheif_reader *r, int channels, int threads, uint8_t *out, size_t stride, char *err, size_t errlen) {
+    /* libheif's default is 4 tile threads whatever the machine; 1 decodes on this one. */
+    heif_context_set_max_decoding_threads(r->ctx, threads > 1 ? threads : 1);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (!options) {
         snprintf(err, errlen, "out of memory");

@@ -30,8 +30,9 @@ typedef struct {
 cheif_reader *cheif_open(const uint8_t *data, size_t size, int max_side, cheif_info *info, char *err, size_t errlen);
 void cheif_close(cheif_reader *reader);
 
-/* The primary image as 8-bit RGB (channels 3) or RGBA (4, straight alpha). */
-int cheif_decode(cheif_reader *reader, int channels, uint8_t *out, size_t stride, char *err, size_t errlen);
+/* The primary image as 8-bit RGB (channels 3) or RGBA (4, straight alpha), its grid
+   tiles decoded on at most `threads` threads of libheif's (the caller's budget). */
+int cheif_decode(cheif_reader *reader, int channels, int threads, uint8_t *out, size_t stride, char *err, size_t errlen);
 
 typedef struct {
     int av1;        /* 1 AVIF (AV1 through aom), 0 HEIC (HEVC through x265) */

@@ -21,6 +21,6 @@ extension CodecDescriptor {
                            ["quality \(o.quality ?? HEIFEncoder.defaultQuality)", "effort \(min(o.effort ?? HEIFEncoder.defaultEffort, 9))",
                             "8-bit", "one encoder thread"]
                        }),
-        // libheif's default: grid tiles decode on up to 4 threads.
-        libraryThreads: "libheif decodes grid tiles on up to 4 threads of its own")
+        // Counted in the executor's budget: the decode's thread and, when lent, one more.
+        libraryThreads: "libheif decodes grid tiles on the decode's threads")
 }

@@ -49,6 +49,18 @@ struct HEIFDecoder: RowDecoder {
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try decode(threads: 1, options: options, begin: begin, rows: rows)
+    }
+
+    /// With a thread lent, libheif may decode grid tiles on two: this one and the lent
+    /// core (libheif starts them itself; the executor's budget bounds how many).
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try decode(threads: 2, options: options, begin: begin, rows: rows)
+    }
+
+    private func decode(threads: Int, options: DecodeOptions,
+                        begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try options.check(info.size)
         let (width, height, channels) = (info.size.width, info.size.height, info.channels)
         let rowBytes = width * channels
@@ -65,7 +77,7 @@ struct HEIFDecoder: RowDecoder {
             guard let reader = message.with({ cheif_open(d.baseAddress, d.count, side, &raw, $0, $1) }) else { return -1 }
             defer { cheif_close(reader) }
             return pixels.withUnsafeMutableBufferPointer { out in
-                message.with { cheif_decode(reader, Int32(channels), out.baseAddress, rowBytes, $0, $1) }
+                message.with { cheif_decode(reader, Int32(channels), Int32(threads), out.baseAddress, rowBytes, $0, $1) }
             }
         }
         // libheif decodes a whole image or fails: there is no partial result to keep.
