@@ -32,9 +32,5 @@ public enum FailOn: String, CaseIterable, Sendable {
     }
 
     /// Whether damage of this kind is tolerated.
-    func tolerates(_ damage: FailOn) -> Bool {
-        let order: [FailOn] = [.warning, .error, .truncated]
-        guard self != .none else { return true }
-        return order.firstIndex(of: damage)! < order.firstIndex(of: self)!
-    }
+    func tolerates(_ damage: FailOn) -> Bool { isMoreLenient(than: damage) }
 }

@@ -59,16 +59,18 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
 
     /// "PNG, JPEG and WebP" (or "... or WebP"): a list of formats for messages.
     public static func names(_ formats: [ImageFormat], or: Bool = false) -> String {
-        let names = formats.map(\.displayName)
-        guard let last = names.last, names.count > 1 else { return names.joined() }
-        return names.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + last
+        list(formats.map(\.displayName), or: or)
     }
 
     /// "a .png, .jpg or .webp name": the extensions of the writable formats, for messages.
     public static var writableExtensions: String {
-        let exts = writable.compactMap { $0.codec.extensions.first.map { "." + $0 } }
-        guard let last = exts.last, exts.count > 1 else { return exts.joined() }
-        return exts.dropLast().joined(separator: ", ") + " or " + last
+        list(writable.map { "." + $0.fileExtension }, or: true)
+    }
+
+    /// "a, b and c" (or "... or c").
+    private static func list(_ items: [String], or: Bool) -> String {
+        guard let last = items.last, items.count > 1 else { return items.joined() }
+        return items.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + last
     }
 
     /// The longest side the format can store.

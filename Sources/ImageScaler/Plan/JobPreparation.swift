@@ -14,6 +14,8 @@ struct JobPreparation {
     private let toSRGB: Bool
     /// Rewritten once for the input, however many outputs share it.
     private let uprightXMP: [UInt8]?
+    /// Each output's EXIF, rewritten once for its size (nil without `keepMetadata`).
+    private let uprightEXIF: [[UInt8]?]
 
     init(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions, settings: RenderSettings) throws {
         let found = try ImageFormat.decoder(for: data)
@@ -42,6 +44,8 @@ struct JobPreparation {
         self.settings = settings
         toSRGB = decode.toSRGB
         uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
+        let exif = settings.keepMetadata ? info.exif : nil
+        uprightEXIF = plans.map { plan in exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) } }
     }
 
     /// Output `index`'s encoder options for a result of `channels` channels, and a
@@ -49,7 +53,7 @@ struct JobPreparation {
     func encoding(_ index: Int, channels: Int) -> (EncodeOptions, [String]) {
         var o = encode
         if settings.keepMetadata {
-            o.exif = info.exif.flatMap { ExifEditor.forUprightOutput($0, size: plans[index].output) }
+            o.exif = uprightEXIF[index]
             o.xmp = uprightXMP
         }
         // Converted pixels are sRGB, which is what a file without a profile means.

@@ -17,10 +17,7 @@ extension CodecDescriptor {
         writer: Writer(options: [.quality, .effort],
                        rows: { HEIFEncoder(format: .heic, width: $0, height: $1, channels: $2, options: $3) },
                        whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil,
-                       settings: { o in
-                           ["quality \(o.quality ?? HEIFEncoder.defaultQuality)", "effort \(min(o.effort ?? HEIFEncoder.defaultEffort, 9))",
-                            "8-bit", "one encoder thread"]
-                       }),
+                       settings: HEIFEncoder.settings),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libheif decodes grid tiles on the decode's threads")
 }

@@ -9,6 +9,11 @@ final class HEIFEncoder: RowEncoder {
     /// sharp\'s AVIF defaults (effort 4 is aom\'s and x265\'s speed 5).
     static let defaultQuality = 50
     static let defaultEffort = 4
+
+    /// The settings `plan` prints for these options, defaults resolved (HEIC and AVIF alike).
+    static func settings(_ o: EncodeOptions) -> [String] {
+        ["quality \(o.quality ?? defaultQuality)", "effort \(min(o.effort ?? defaultEffort, 9))", "8-bit", "one encoder thread"]
+    }
     private let format: ImageFormat
     private let collector: RGBRows
     private let options: EncodeOptions
