@@ -11,14 +11,18 @@ let package = Package(
     ],
     targets: [
         .target(name: "CPNGShim", linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z"), .linkedLibrary("isal")]),
-        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        // imgscale's own JPEG entropy decoders, written against libjpeg-turbo 2.x's private
+        // decoder interface: built only for those versions (jpeg_reader.h), and off at
+        // run time with IMGSCALE_JPEG_DECODER=libjpeg.
+        .target(name: "CJPEGOwnDecoders", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGShim", dependencies: ["CJPEGOwnDecoders"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
         // libheif is opened on first use (heif_api.c), not linked: see why there.
         .target(name: "CHEIFShim"),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CLCMSShim", "CWebPShim", "CGIFShim", "CHEIFShim", "CResample"]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CHEIFShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.
@@ -35,7 +39,7 @@ let package = Package(
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
         // What the test targets share to reach their outside references (python3 and Pillow).
         .target(name: "TestReferences", path: "Tests/TestReferences"),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "TestReferences"]),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "TestReferences"]),
         .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageCompare", "ImageScalerTesting", "TestReferences"]),
     ],
     swiftLanguageModes: [.v6]

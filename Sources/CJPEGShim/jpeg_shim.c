@@ -608,4 +608,3 @@ void cjpeg_free(void *p) {
    header's number is the library it was built against (the soname pins the ABI). */
 int cjpeg_version(void) { return LIBJPEG_TURBO_VERSION_NUMBER; }
 
-int cjpeg_own_decoders_built(void) { return CJPEG_OWN_DECODERS; }

@@ -50,7 +50,8 @@ int cwebp_read_info(const uint8_t *data, size_t size, cwebp_info *info, char *er
     info->height = features.has_animation ? WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT) : (uint32_t)features.height;
     info->frames = features.has_animation ? (int)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT) : 1;
     info->has_alpha = features.has_alpha;
-    info->lossless = features.format == 2;
+    /* WebPBitstreamFeatures.format: 0 mixed or undefined, 1 lossy, 2 lossless. */
+    info->lossless = features.format > 1;
     chunk(demux, "ICCP", &info->icc, &info->icc_length);
     chunk(demux, "EXIF", &info->exif, &info->exif_length);
     chunk(demux, "XMP ", &info->xmp, &info->xmp_length);

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// Fails the running test (XCTest, or Swift Testing when a `Test` is running) unless
-/// `image` matches the golden `__Goldens__/<name>.png` beside the test file. With a
+/// `image` matches the PNG golden `name` in `__Goldens__/` beside the test file. With a
 /// `threshold` the comparison is pixelmatch's perceptual one (anti-aliasing ignored);
 /// otherwise any channel off by more than `tolerance` differs. `allowed` differing
 /// pixels still pass. See `GoldenCheck` for recording and the diff it writes.

@@ -7,7 +7,7 @@ import ImageScaler
 /// The outcome of checking an image against its golden: the same comparison and verdict
 /// as `imgscale compare` (`ImageDifference`, `CompareLimits`), so a test and the CLI
 /// never disagree. Goldens are PNGs in `__Goldens__/` beside the test file, named
-/// `<name>.png`; a missing golden, or any golden when `IMGSCALE_RECORD=1` is set, is
+/// after the check (`ImageFormat.lossless`'s extension added); a missing golden, or any golden when `IMGSCALE_RECORD=1` is set, is
 /// recorded from the image instead (and the check says so, so CI never passes on a
 /// fresh recording). A failure writes the actual image and a diff beside the goldens,
 /// in `__Goldens__/__Failures__/`, and names them.
@@ -22,7 +22,7 @@ public enum GoldenCheck: Equatable, Sendable {
                              limits: CompareLimits = CompareLimits(), directory: String? = nil,
                              file: StaticString = #filePath) -> GoldenCheck {
         let dir = directory ?? goldensDirectory(beside: "\(file)")
-        let path = dir + "/" + name + ".png"
+        let ext = "." + ImageFormat.lossless.fileExtension, path = dir + "/" + name + ext
         let record = getenv("IMGSCALE_RECORD").map { String(cString: $0) == "1" } ?? false
         let golden: PixelBuffer?
         do {
@@ -35,7 +35,7 @@ public enum GoldenCheck: Equatable, Sendable {
         guard let expected = golden else {
             do {
                 try ImageFile.makeDirectory(dir)
-                try ImageFile.write(try ImageCodec.encode(image, as: .png), to: path)
+                try ImageFile.write(try ImageCodec.encode(image, as: .lossless), to: path)
                 return .recorded(path: path)
             } catch {
                 return .failed(message: "cannot record golden \(path): \(error)")
@@ -55,10 +55,10 @@ public enum GoldenCheck: Equatable, Sendable {
             + (d.psnr.isInfinite ? "inf" : GoldenCheck.twoDecimals(d.psnr)) + " dB)" : "size \(image.size) vs golden \(expected.size)"
         do {
             try ImageFile.makeDirectory(failures)
-            try ImageFile.write(try ImageCodec.encode(image, as: .png), to: failures + "/\(name).png")
-            try ImageFile.write(try ImageCodec.encode(try DiffImage.render(expected: e, actual: a, difference: d, style: .sideBySide), as: .png),
-                                to: failures + "/\(name).diff.png")
-            message += "; actual and diff (expected | actual | diff) written to \(failures)/\(name).png and \(name).diff.png"
+            try ImageFile.write(try ImageCodec.encode(image, as: .lossless), to: failures + "/\(name)\(ext)")
+            try ImageFile.write(try ImageCodec.encode(try DiffImage.render(expected: e, actual: a, difference: d, style: .sideBySide), as: .lossless),
+                                to: failures + "/\(name).diff\(ext)")
+            message += "; actual and diff (expected | actual | diff) written to \(failures)/\(name)\(ext) and \(name).diff\(ext)"
         } catch {
             message += "; the diff could not be written: \(error)"
         }

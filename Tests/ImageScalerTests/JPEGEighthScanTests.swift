@@ -1,3 +1,4 @@
+import CJPEGOwnDecoders
 import CJPEGShim
 import XCTest
 import TestReferences

@@ -144,8 +144,4 @@ void cjpeg_free(void *p);
 /* The linked library's version, for `imgscale --version`. */
 int cjpeg_version(void);
 
-/* 1 when imgscale's own entropy decoders were built: the linked libjpeg-turbo is one
-   of the versions they were written for (see jpeg_reader.h). */
-int cjpeg_own_decoders_built(void);
-
 #endif

@@ -10,7 +10,7 @@ public struct DecodeOptions: Sendable {
     /// decoder's working memory and the pipeline's buffers. `Int.max` removes the budget.
     public var maxMemory: Int = MemoryBudget.defaultBytes
     /// How much damage an input may have and still give an output (`FailOn`).
-    public var failOn: FailOn = .warning
+    public var failOn: DecodeOptions.FailOn = .warning
     /// JPEG shrink-on-load: decode at 1/`shrink` size (1, 2, 4 or 8). Ignored for PNG.
     public var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).

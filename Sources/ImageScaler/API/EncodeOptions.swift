@@ -11,7 +11,7 @@ public struct EncodeOptions: Sendable {
     public var compression: Int = 6
     public var background: RGBColor = .white
     public var progressive: Bool = false
-    public var subsampling: ChromaSubsampling = .s420
+    public var subsampling: EncodeOptions.ChromaSubsampling = .s420
     /// Composite alpha onto `background` and write an opaque image, in any format.
     public var flatten: Bool = false
     /// Write PNGs of at most 256 colours as palette images.

@@ -1,6 +1,6 @@
 /// Why a plan could not be made. Messages name the rect and the image size.
 public enum GeometryError: Error, Equatable, CustomStringConvertible {
-    case emptyIntersection(Rect, CoordinateOrigin, Size)
+    case emptyIntersection(Rect, Rect.Origin, Size)
     case badTarget(Size)
     case outputTooLarge(Size, limit: Int)
     /// The output format cannot hold a side this long (JPEG: 65535).

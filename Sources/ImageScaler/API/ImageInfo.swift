@@ -8,8 +8,8 @@ public struct ImageInfo: Equatable, Sendable {
     /// Bits per sample as stored in the file.
     public var bitDepth: Int
     /// A short name of the stored colour model: gray, gray+alpha, rgb, rgba, palette, cmyk.
-    public var colorModel: ColorModel
-    public var orientation: Orientation
+    public var colorModel: ImageInfo.ColorModel
+    public var orientation: ImageInfo.Orientation
     public var interlaced: Bool
     public var iccProfile: [UInt8]?
     public var exif: [UInt8]?

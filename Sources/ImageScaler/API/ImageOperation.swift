@@ -4,8 +4,8 @@
 /// `RenderExecutor` runs decoder -> resampler -> stages -> encoder. All geometry is in
 /// the upright image's coordinates.
 public enum ImageOperation: Sendable {
-    case fill(Size, from: Rect? = nil, origin: CoordinateOrigin = .topLeft, gravity: Gravity = .centre)
-    case crop(Rect, origin: CoordinateOrigin = .topLeft)
+    case fill(Size, from: Rect? = nil, origin: Rect.Origin = .topLeft, gravity: ImageOperation.Gravity = .centre)
+    case crop(Rect, origin: Rect.Origin = .topLeft)
     /// Fit inside the size; with `pad`, letterbox to exactly that size on the colour.
     case fit(Size, pad: RGBColor? = nil)
     case convert
@@ -39,7 +39,7 @@ public enum ImageOperation: Sendable {
     /// that still leaves the filter a 2x reduction (`ShrinkOnLoad`), and only over the
     /// rows and columns the filter reads. The small result is turned upright.
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true,
-                        filter: ResampleFilter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
+                        filter: Filter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
         let decoder = try ImageFormat.decoder(for: data)
         try decode.check(decoder.info.size)
         let operation = try resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
@@ -67,7 +67,7 @@ public enum ImageOperation: Sendable {
     /// factor), and with `threads` > 1 the outputs resample and encode at once. Every
     /// output's limits, and the memory of all of them together, are checked before
     /// any pixel is decoded.
-    public static func render(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
+    public static func render(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions = DecodeOptions(),
                               encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
         let job = try JobPreparation(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
         try MemoryBudget.check(job.memory, budget: decode.maxMemory)

@@ -36,7 +36,7 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// Converts between the two origins inside an image `imageHeight` rows tall. The
     /// flip is its own inverse, so the same call converts either way.
-    public func flipped(from origin: CoordinateOrigin, imageHeight: Int) -> Rect {
+    public func flipped(from origin: Rect.Origin, imageHeight: Int) -> Rect {
         switch origin {
         case .topLeft: return self
         case .bottomLeft: return Rect(x: x, y: imageHeight - y - height, width: width, height: height)

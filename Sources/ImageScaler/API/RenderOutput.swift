@@ -1,12 +1,17 @@
-/// One output of a render: the operation that makes it from the upright image and the
-/// format it is encoded in. Several outputs of one input share its decodes
-/// (`ImageOperation.render(_:outputs:decode:encode:settings:)`).
-public struct RenderOutput: Sendable {
-    public var operation: ImageOperation
-    public var format: ImageFormat
+extension ImageOperation {
+    /// One output of a render: the operation that makes it from the upright image and the
+    /// format it is encoded in. Several outputs of one input share its decodes
+    /// (`ImageOperation.render(_:outputs:decode:encode:settings:)`).
+    public struct Output: Sendable {
+        public var operation: ImageOperation
+        public var format: ImageFormat
 
-    public init(_ operation: ImageOperation, as format: ImageFormat) {
-        self.operation = operation
-        self.format = format
+        public init(_ operation: ImageOperation, as format: ImageFormat) {
+            self.operation = operation
+            self.format = format
+        }
     }
 }
+
+/// The name the package's own code uses.
+package typealias RenderOutput = ImageOperation.Output

@@ -13,7 +13,7 @@ public struct RenderSettings: Sendable {
     /// scaling it up (vipsthumbnail's `>`).
     public var upscale = true
     /// The resampling filter (Pillow's set and semantics).
-    public var filter: ResampleFilter = .bilinear
+    public var filter: ImageOperation.Filter = .bilinear
     /// Threads one image may use. With 2 or more, decoding runs ahead on a second
     /// core while this one resamples and encodes, and a JPEG region with restart markers
     /// is decoded in two halves at once. The bytes are the same at any count.

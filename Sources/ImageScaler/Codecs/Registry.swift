@@ -21,3 +21,10 @@ enum Registry {
         codecs.first { $0.format == format }!
     }
 }
+
+extension ImageFormat {
+    /// The format imgscale writes its own pictures in (goldens, diff images, a report's
+    /// copies) and names in its examples: lossless at 8 and 16 bits, with alpha, and
+    /// shown by every browser.
+    package static var lossless: ImageFormat { .png }
+}

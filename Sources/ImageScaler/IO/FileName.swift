@@ -70,8 +70,8 @@ package enum FileName {
     }
 
     /// Bidirectional controls and line or paragraph separators: invisible, yet they
-    /// reorder or break the text around them (a name ending in U+202E "gnp.exe" shows
-    /// as "exe.png"), so every message, JSON string and report escapes them as it does
+    /// reorder or break the text around them (a name ending in U+202E "fdp.exe" shows
+    /// as "exe.pdf"), so every message, JSON string and report escapes them as it does
     /// C0 controls.
     public static func reordersText(_ s: Unicode.Scalar) -> Bool {
         switch s.value {

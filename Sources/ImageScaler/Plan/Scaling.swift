@@ -23,7 +23,7 @@ package enum Scaling {
     }
 
     /// Cuts `rect` (clipped to the image) out unscaled.
-    public static func crop(_ image: PixelBuffer, to rect: Rect, origin: CoordinateOrigin = .topLeft) throws -> PixelBuffer {
+    public static func crop(_ image: PixelBuffer, to rect: Rect, origin: Rect.Origin = .topLeft) throws -> PixelBuffer {
         let r = try AspectFill.clip(rect, origin: origin, to: image.size)
         var out = [UInt8](repeating: 0, count: r.width * r.height * image.channels)
         let rowBytes = r.width * image.channels

@@ -8,11 +8,11 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     /// The file's ICC profile to sRGB (lcms2, perceptual), after which no profile is written.
     case profileToSRGB
     /// The resampler: `filter` over `source` (the decoded image's stored pixels) to `target`.
-    case resample(filter: ResampleFilter, source: SamplingRect, target: Size)
+    case resample(filter: ImageOperation.Filter, source: SamplingRect, target: Size)
     /// Cut out of the decoded image, unscaled (`crop`).
     case cut(Rect)
     /// EXIF orientation applied to the result.
-    case orient(Orientation)
+    case orient(ImageInfo.Orientation)
     /// Letterboxed to `size` on `colour` (`fit --pad`).
     case pad(Size, RGBColor)
     /// Alpha composited onto the colour (`--flatten`, or an output that has no alpha).

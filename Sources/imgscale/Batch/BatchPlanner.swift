@@ -45,10 +45,10 @@ struct BatchPlanner {
                 throw UsageError(message: "-o takes exactly one input, got \(inputs.count); use --out-dir DIR for several")
             }
             guard operations.count == 1 else {
-                throw UsageError(message: "-o writes one file, but \(operations.count) sizes make \(operations.count); use --out-dir DIR --name '{stem}-{w}x{h}.png'")
+                throw UsageError(message: "-o writes one file, but \(operations.count) sizes make \(operations.count); use --out-dir DIR --name '{stem}-{w}x{h}.\(ImageFormat.lossless.fileExtension)'")
             }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
-            if format == nil && ImageFormat.isUnwritableImageExtension(of: output) {
+            if case .none = format, ImageFormat.isUnwritableImageExtension(of: output) {
                 throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); use a \(ImageFormat.writableExtensions) name, or --format")
             }
             jobs.append(Job(index: 0, input: inputs[0], outputs: [
@@ -60,10 +60,10 @@ struct BatchPlanner {
             }
             let template = args.value("name") ?? "{name}"
             if ["", ".", ".."].contains(template) || template.hasSuffix("/") {
-                throw UsageError(message: "--name '\(FileName.display(template))' names no file; give a template like '{stem}.png'")
+                throw UsageError(message: "--name '\(FileName.display(template))' names no file; give a template like '{stem}.\(ImageFormat.lossless.fileExtension)'")
             }
             if operations.count > 1 && !template.contains("{w}") && !template.contains("{h}") {
-                throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.png'")
+                throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.\(ImageFormat.lossless.fileExtension)'")
             }
             for (index, input) in inputs.enumerated() {
                 guard input != "-" else { throw UsageError(message: "stdin ('-') needs -o OUTPUT") }

@@ -14,7 +14,7 @@ nonisolated(unsafe) private var guardExitStatus: Int32 = 1
 /// A batch of one input runs in this process rather than in a forked worker (a fork
 /// and a second process to tear down cost more than a small thumbnail): under the same
 /// address-space and CPU limits, and with handlers that turn a fatal signal into the
-/// same line a worker's death gives, `imgscale: x.heic: decoder crashed (SIGSEGV);
+/// same line a worker's death gives, `imgscale: x: decoder crashed (SIGSEGV);
 /// nothing written`, its report line, and exit status 1. The handlers run on their own
 /// stack, so a decoder's stack overflow is caught too. What a library prints on stderr
 /// meanwhile (dav1d's "Error parsing OBU data") is kept in a file and attached to the

@@ -162,7 +162,7 @@ struct CompareCommand {
                                json: listingJSON(name, e, a, "extra"))
             }
             CrashGuard.faultForTests(on: name)
-            var o = compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff.png" })
+            var o = compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff." + ImageFormat.lossless.fileExtension })
             if o.status != .error { o.line = FileName.display(name) + ": " + o.line }
             return o
         }
@@ -318,17 +318,17 @@ struct CompareCommand {
             }
         }
         if !matches, let html {
-            // The report shows PNG copies, so any input format displays in a browser.
-            let stem = "files/" + CompareCommand.reportName(name)
+            // The report shows lossless copies, so any input format displays in a browser.
+            let stem = "files/" + CompareCommand.reportName(name), ext = ImageFormat.lossless.fileExtension
             do {
                 var options = EncodeOptions()
                 options.compression = 1
                 for (suffix, image) in [("expected", images[0]), ("actual", images[1])] {
                     try ImageFile.makeDirectory(ImageFile.split(join(html, stem)).dir)
-                    try ImageFile.write(try ImageCodec.encode(image, as: .png, options: options), to: join(html, "\(stem).\(suffix).png"))
+                    try ImageFile.write(try ImageCodec.encode(image, as: .lossless, options: options), to: join(html, "\(stem).\(suffix).\(ext)"))
                 }
-                try writeDiff(e, a, d, to: join(html, "\(stem).diff.png"))
-                outcome.assets = ["\(stem).expected.png", "\(stem).actual.png", "\(stem).diff.png"]
+                try writeDiff(e, a, d, to: join(html, "\(stem).diff.\(ext)"))
+                outcome.assets = ["expected", "actual", "diff"].map { "\(stem).\($0).\(ext)" }
             } catch {
                 Console.err("imgscale: --html \(FileName.display(html)): \(ErrorText.describe(error))")
             }
@@ -344,7 +344,7 @@ struct CompareCommand {
         // zlib level 1: a 12 MP diff is for looking at, not for keeping small.
         options.compression = 1
         if let slash = path.lastIndex(of: "/") { try ImageFile.makeDirectory(String(path[..<slash])) }
-        try ImageFile.write(try ImageCodec.encode(picture, as: .png, options: options), to: path)
+        try ImageFile.write(try ImageCodec.encode(picture, as: .lossless, options: options), to: path)
     }
 
     private func shouldUpdate(_ status: Outcome.Status, mode: String) -> Bool {
@@ -357,7 +357,7 @@ struct CompareCommand {
 
     /// Copies the actual file over (or into) the golden, and says so. Only an image is
     /// copied, and in directory mode only one inside ACTUAL once symlinks are resolved:
-    /// `act/passwd.png -> /etc/passwd` must not become a golden.
+    /// `act/passwd -> /etc/passwd` must not become a golden.
     private func update(_ outcome: Outcome, within actualDir: String?) -> Outcome {
         var o = outcome
         do {
@@ -488,8 +488,8 @@ struct CompareCommand {
 
     /// The path of a pair's report copies: its relative path mirrored, one directory a
     /// component, each byte but ASCII letters, digits, '.' and '-' written `_XX` (and
-    /// '_' itself `__`), so distinct names never share pictures (`a b.png` is
-    /// `a_20b.png`, `a_b.png` is `a__b.png`) and every name is safe in a URL.
+    /// '_' itself `__`), so distinct names never share pictures (`a b` is
+    /// `a_20b`, `a_b` is `a__b`) and every name is safe in a URL.
     static func reportName(_ name: String) -> String {
         name.split(separator: "/", omittingEmptySubsequences: true).map { part -> String in
             var out = ""

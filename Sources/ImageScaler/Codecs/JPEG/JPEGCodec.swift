@@ -1,3 +1,4 @@
+import CJPEGOwnDecoders
 import CJPEGShim
 
 /// JPEG through libjpeg-turbo's jpeglib.h API with libjpeg's defaults (ISLOW DCT, fancy

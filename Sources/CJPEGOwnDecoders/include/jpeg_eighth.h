@@ -4,6 +4,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 1 when imgscale's own entropy decoders were built: the linked libjpeg-turbo is one
+   of the versions they were written for (see jpeg_reader.h). IMGSCALE_JPEG_DECODER=libjpeg
+   turns them off at run time (JPEGOwnDecoders.swift). */
+int cjpeg_own_decoders_built(void);
+
 /* Decoding a single-scan Huffman JPEG at 1/8 size without libjpeg, giving libjpeg's
    bytes. At 1/8 libjpeg keeps one sample per block (the DC term) for every component
    but those it scales 2x2 (4:2:0 chroma), so Huffman decoding is nearly all the work;

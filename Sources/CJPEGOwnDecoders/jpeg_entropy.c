@@ -6,6 +6,8 @@
 #include <string.h>
 #include <jerror.h>
 
+int cjpeg_own_decoders_built(void) { return CJPEG_OWN_DECODERS; }
+
 #if CJPEG_OWN_DECODERS
 
 /* libjpeg's entropy decoder interface (jpegint.h, not installed). Its layout has been

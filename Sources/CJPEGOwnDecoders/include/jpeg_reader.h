@@ -1,7 +1,8 @@
 #ifndef IMGSCALE_JPEG_READER_H
 #define IMGSCALE_JPEG_READER_H
 
-/* The reader behind cjpeg_reader, shared by the shim's files only. */
+/* The reader behind CJPEGShim's cjpeg_reader, shared by jpeg_shim.c and the entropy
+   decoder that stands in for libjpeg's inside it; not part of the Swift module. */
 
 #include <setjmp.h>
 #include <stddef.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <jpeglib.h>
 
-#include "jpeg_shim.h"
 
 /* imgscale's own entropy decoders (jpeg_entropy.c in libjpeg's place, jpeg_eighth.c
    beside it) were written for libjpeg-turbo 2.x with the libjpeg 6b API: the private
@@ -31,6 +31,7 @@ typedef struct {
 } shim_error_mgr;
 
 struct cjpeg_entropy;
+typedef struct cjpeg_reader cjpeg_reader;
 
 struct cjpeg_reader {
     struct jpeg_decompress_struct cinfo;

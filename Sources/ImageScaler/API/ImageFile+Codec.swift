@@ -1,6 +1,8 @@
-/// Sniffs, decodes and encodes whole files held in memory, dispatching on content
-/// through `ImageFormat.decoder(for:)`.
-public enum ImageCodec {
+/// Whole files held in memory: sniffed, decoded and encoded, dispatching on content
+/// through `ImageFormat.decoder(for:)`. One front door for bytes, beside reading and
+/// writing them.
+extension ImageFile {
+    /// The header's facts, without decoding pixels.
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
         try ImageFormat.decoder(for: data).info
     }
@@ -23,3 +25,6 @@ public enum ImageCodec {
         try format.encode(image, options: options)
     }
 }
+
+/// The name the package's own code uses for in-memory decoding and encoding.
+package typealias ImageCodec = ImageFile
