@@ -79,7 +79,7 @@ public enum ImageOperation: Sendable {
         let results: [RenderResult]
         do {
             results = try executor.render(job.outputs.indices.map { i in
-                RenderExecutor.Output(format: job.outputs[i].format, flattenOnto: job.flattenOnto(i)) { channels in
+                RenderExecutor.Output(format: job.formats[i], flattenOnto: job.flattenOnto(i)) { channels in
                     let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
                     return kept
@@ -112,7 +112,7 @@ public enum ImageOperation: Sendable {
             JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i])
         }
         let outputs = job.plans.indices.map { i in
-            let plan = job.plans[i], format = job.outputs[i].format
+            let plan = job.plans[i], format = job.formats[i]
             let (options, dropped) = job.encoding(i, channels: job.channels(i))
             let metadata = [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
                             options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }

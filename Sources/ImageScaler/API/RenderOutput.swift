@@ -1,12 +1,13 @@
 extension ImageOperation {
     /// One output of a render: the operation that makes it from the upright image and the
-    /// format it is encoded in. Several outputs of one input share its decodes
+    /// format it is encoded in, nil for the input's own (found by the sniff the render
+    /// makes anyway). Several outputs of one input share its decodes
     /// (`ImageOperation.render(_:outputs:decode:encode:settings:)`).
     public struct Output: Sendable {
         public var operation: ImageOperation
-        public var format: ImageFormat
+        public var format: ImageFormat?
 
-        public init(_ operation: ImageOperation, as format: ImageFormat) {
+        public init(_ operation: ImageOperation, as format: ImageFormat? = nil) {
             self.operation = operation
             self.format = format
         }

@@ -7,6 +7,8 @@ struct JobPreparation {
     let decoder: any RowDecoder
     let info: ImageInfo
     let outputs: [RenderOutput]
+    /// Each output's format, the input's own where the output named none.
+    let formats: [ImageFormat]
     let plans: [RenderPlan]
     let memory: Int
     private let encode: EncodeOptions
@@ -23,15 +25,17 @@ struct JobPreparation {
         info = decoder.info
         try decode.check(info.size)
         var plans: [RenderPlan] = []
-        for output in outputs {
+        let formats = outputs.map { $0.format ?? found.info.format }
+        for (output, format) in zip(outputs, formats) {
             let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                      format: output.format, palette: encode.palette, autoOrient: settings.autoOrient,
+                                      format: format, palette: encode.palette, autoOrient: settings.autoOrient,
                                       upscale: settings.upscale, filter: settings.filter)
-            try plan.checkLimits(pixels: decode.maxPixels, format: output.format)
+            try plan.checkLimits(pixels: decode.maxPixels, format: format)
             plans.append(plan)
         }
         self.outputs = outputs
+        self.formats = formats
         self.plans = plans
         // Every output's encoder holds the metadata it carries, and its file holds it
         // again, all at once on the stream path: an 8 MB profile in 30 AVIF sizes was
@@ -60,7 +64,7 @@ struct JobPreparation {
         if settings.carryProfile, !toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
             o.iccProfile = icc
         }
-        return outputs[index].format.carriable(o, channels: channels)
+        return formats[index].carriable(o, channels: channels)
     }
 
     /// The colour onto which output `index`'s alpha is composited before its encoder, if any.
@@ -70,7 +74,7 @@ struct JobPreparation {
     /// the decoder, the resampler or the cut, then what the held and whole paths finish
     /// the small result with.
     func stages(_ index: Int) -> [Stage] {
-        let plan = plans[index], format = outputs[index].format
+        let plan = plans[index], format = formats[index]
         var stages: [Stage] = []
         if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
         if let r = plan.resample {

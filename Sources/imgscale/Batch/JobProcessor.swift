@@ -12,8 +12,7 @@ enum JobProcessor {
         throws -> (results: [Int: Result<Size, Error>], warnings: [String], decodes: String) {
         guard !wanted.isEmpty else { return ([:], [], "nothing to do") }
         let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-        guard let own = ImageFormat.sniff(data) else { throw DecodeError.unknownFormat }
-        let outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format ?? own) }
+                let outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) }
         let rendered = try ImageOperation.render(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
                                                  settings: settings.render)
         var results: [Int: Result<Size, Error>] = [:]

@@ -10,8 +10,7 @@ enum PlanPrinter {
         for job in jobs {
             do {
                 let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-                guard let own = ImageFormat.sniff(data) else { throw DecodeError.unknownFormat }
-                let outputs = job.outputs.map { RenderOutput($0.operation, as: $0.format ?? own) }
+                                let outputs = job.outputs.map { RenderOutput($0.operation, as: $0.format) }
                 let plan = try ImageOperation.plan(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
                                                    settings: settings.render)
                 if json {

@@ -8,6 +8,9 @@ struct JPEGDecoder: RowDecoder {
     /// The restart-interval layout, read once for every pass and half (nil: none usable).
     let restarts: RestartIntervalCut.Index?
 
+    /// The header is parsed here once per job, and the markers scanned once for the
+    /// restart layout; each decode pass then opens its own libjpeg decompressor, which
+    /// re-reads the header itself (jpeg_read_header has no way to start from a parsed one).
     init(_ data: [UInt8]) throws {
         self.data = data
         info = try JPEGCodec.info(data)
