@@ -19,10 +19,13 @@ let package = Package(
         .target(name: "CLCMSShim", linkerSettings: [.linkedLibrary("lcms2")]),
         // libheif is opened on first use (heif_api.c), not linked: see why there.
         .target(name: "CHEIFShim"),
+        // librsvg is opened on first use too (svg_shim.h says why), so building needs no
+        // librsvg or cairo headers.
+        .target(name: "CSVGShim"),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CHEIFShim", "CResample"]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CHEIFShim", "CSVGShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.

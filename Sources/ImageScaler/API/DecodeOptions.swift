@@ -15,6 +15,10 @@ public struct DecodeOptions: Sendable {
     public var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
     public var toSRGB: Bool = false
+    /// Dots per inch for a drawn picture (SVG) sized in physical units (mm, in, pt) or
+    /// by its viewBox alone (user units at 72 dpi): 72, as libvips and sharp. A size in
+    /// px is the same at any density.
+    public var density: Double = 72
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false

@@ -3,13 +3,13 @@
 /// writing them.
 extension ImageFile {
     /// The header's facts, without decoding pixels.
-    public static func info(_ data: [UInt8]) throws -> ImageInfo {
-        try ImageFormat.decoder(for: data).info
+    public static func info(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> ImageInfo {
+        try ImageFormat.decoder(for: data, options: options).info
     }
 
     /// The whole image, at 1/`options.shrink` where the decoder can scale.
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
-        let decoder = try ImageFormat.decoder(for: data)
+        let decoder = try ImageFormat.decoder(for: data, options: options)
         let header = decoder.info
         try options.check(header.size)
         // The file, the decoder's buffers and the whole image it returns.

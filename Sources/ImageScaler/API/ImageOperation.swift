@@ -40,9 +40,15 @@ public enum ImageOperation: Sendable {
     /// rows and columns the filter reads. The small result is turned upright.
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true,
                         filter: Filter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
-        let decoder = try ImageFormat.decoder(for: data)
+        var decoder = try ImageFormat.decoder(for: data, options: decode)
+        var operation = self
+        if decoder.capabilities.drawsAtAnySize {
+            let place = try VectorPlacement(self, intrinsic: decoder.info.size, upscale: true)
+            guard let drawn = try decoder.drawn(at: place.drawSize) else { throw DecodeError.unknownFormat }
+            (decoder, operation) = (drawn, place.operation)
+        }
         try decode.check(decoder.info.size)
-        let operation = try resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
+        operation = try operation.resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
         let plan = try RenderPlan(operation, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
                                   format: nil, palette: false, autoOrient: autoOrient, filter: filter)
         try plan.checkLimits(pixels: decode.maxPixels, format: nil)
@@ -69,8 +75,14 @@ public enum ImageOperation: Sendable {
     /// any pixel is decoded.
     public static func render(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions = DecodeOptions(),
                               encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
-        let job = try JobPreparation(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
-        try MemoryBudget.check(job.memory, budget: decode.maxMemory)
+        // A drawn picture's outputs are drawn one after another, each within the budget.
+        let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
+        for job in parts { try MemoryBudget.check(job.memory, budget: decode.maxMemory) }
+        return try parts.flatMap { try render(data, job: $0, decode: decode, settings: settings) }
+    }
+
+    private static func render(_ data: [UInt8], job: JobPreparation, decode: DecodeOptions,
+                               settings: RenderSettings) throws -> [RenderResult] {
         let executor = RenderExecutor(decoder: job.decoder, plans: job.plans, options: decode, threads: settings.threads,
                                       splitRegions: settings.splitRegions)
         // What an output format could not carry; the encodings may be asked for on
@@ -103,13 +115,32 @@ public enum ImageOperation: Sendable {
     /// apart from the memory budget, which the plan reports against.
     package static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
                              encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> JobPlan {
-        let job = try JobPreparation(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
+        let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
+        var decodes: [JobPlan.Decode] = [], planned: [JobPlan.Output] = []
+        for job in parts {
+            let (d, o) = plan(job, decode: decode, settings: settings, firstOutput: planned.count)
+            decodes += d
+            planned += o
+        }
+        // A drawn picture's header is its own; each part's is its drawing's.
+        let input = parts.count == 1 && !parts[0].isDrawn ? parts[0].info : try ImageFormat.decoder(for: data, options: decode).info
+        return JobPlan(input: input, outputs: planned, decodes: decodes, threads: max(1, settings.threads),
+                       libraryThreads: input.format.codec.libraryThreads, memory: parts.map(\.memory).max() ?? 0,
+                       budget: decode.maxMemory)
+    }
+
+    /// One part's decodes and outputs, its outputs numbered from `firstOutput`.
+    private static func plan(_ job: JobPreparation, decode: DecodeOptions, settings: RenderSettings,
+                             firstOutput: Int) -> ([JobPlan.Decode], [JobPlan.Output]) {
         let executor = RenderExecutor(decoder: job.decoder, plans: job.plans, options: decode, threads: settings.threads,
                                       splitRegions: settings.splitRegions)
+        let drawn = job.isDrawn ? job.info.size : nil
         let decodes = RenderExecutor.passes(job.plans).map { pass in
-            JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass), outputs: pass.outputs)
+            JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass),
+                           outputs: pass.outputs.map { $0 + firstOutput }, drawn: drawn)
         } + job.plans.indices.filter { job.plans[$0].path == .whole }.map { i in
-            JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i])
+            JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i + firstOutput],
+                           drawn: drawn)
         }
         let outputs = job.plans.indices.map { i in
             let plan = job.plans[i], format = job.formats[i]
@@ -120,8 +151,7 @@ public enum ImageOperation: Sendable {
                                   format: format, settings: format.codec.writer?.settings(options) ?? [], metadata: metadata,
                                   dropped: dropped)
         }
-        return JobPlan(input: job.info, outputs: outputs, decodes: decodes, threads: max(1, settings.threads),
-                       libraryThreads: job.info.format.codec.libraryThreads, memory: job.memory, budget: decode.maxMemory)
+        return (decodes, outputs)
     }
 
     /// "fill 256x256 from 10,20,300,200 (bottom-left), gravity north": the operation as `plan` names it.

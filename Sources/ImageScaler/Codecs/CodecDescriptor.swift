@@ -12,8 +12,9 @@ struct CodecDescriptor: Sendable {
     /// Whether the first bytes of a file (at least 16, up to 64) are this format's
     /// signature. Signatures are tried in the registry's order.
     let matches: @Sendable (ArraySlice<UInt8>) -> Bool
-    /// The decoder for a file with this signature (its header read, no pixels).
-    let decoder: @Sendable ([UInt8]) throws -> any RowDecoder
+    /// The decoder for a file with this signature (its header read, no pixels); the
+    /// options say what a header depends on (a vector format's density).
+    let decoder: @Sendable ([UInt8], DecodeOptions) throws -> any RowDecoder
     /// The longest side the format can store.
     let maxSide: Int
     /// What it calls a file stored in passes (`ImageInfo.interlaced`).
@@ -48,5 +49,15 @@ struct CodecDescriptor: Sendable {
         /// The settings the encoder will use for these options, defaults resolved, as
         /// `plan` prints them ("quality 85", "4:2:0").
         let settings: @Sendable (EncodeOptions) -> [String]
+        /// For a container of sizes (ICO): how several outputs become one file.
+        var container: Container? = nil
+    }
+
+    /// A format whose file holds several sizes of one picture, each encoded alone.
+    struct Container: Sendable {
+        /// The format each size is encoded in, as it would be written alone.
+        let entries: ImageFormat
+        /// One file holding the encoded sizes, in the order given.
+        let assemble: @Sendable ([(size: Size, bytes: [UInt8])]) throws -> [UInt8]
     }
 }

@@ -7,4 +7,7 @@ struct DecoderCapabilities: Sendable {
     var decodesRegions = false
     /// Whether a region can be split into parts that decode at once on separate cores.
     var splitsRegions = false
+    /// Whether the picture is drawn (a vector format) and can be drawn at any size
+    /// (`RowDecoder.drawn(at:)`), so each output is drawn at its own size, never resampled.
+    var drawsAtAnySize = false
 }

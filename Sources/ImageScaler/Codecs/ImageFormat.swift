@@ -87,12 +87,21 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
 
     public var fileExtension: String { codec.extensions[0] }
 
+    /// For a container of sizes (ICO): the format each size is encoded in; nil otherwise.
+    package var entryFormat: ImageFormat? { codec.writer?.container?.entries }
+
+    /// One file of this container format holding `entries`, each encoded in `entryFormat`.
+    package func assemble(_ entries: [(size: Size, bytes: [UInt8])]) throws -> [UInt8] {
+        guard let container = codec.writer?.container else { throw EncodeError.unsupported(self) }
+        return try container.assemble(entries)
+    }
+
     /// The decoder for a file that starts with a registered signature, with the colour
     /// stage after it.
-    static func decoder(for data: [UInt8]) throws -> any RowDecoder {
+    static func decoder(for data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> any RowDecoder {
         if data.isEmpty { throw DecodeError.empty }
         guard let format = sniff(data) else { throw DecodeError.unknownFormat }
-        return ColorConvertingDecoder(inner: try format.codec.decoder(data))
+        return ColorConvertingDecoder(inner: try format.codec.decoder(data, options))
     }
 
     /// An encoder for rows of `channels` channels.

@@ -26,6 +26,10 @@ protocol RowDecoder: Sendable {
     /// The row of `region` (shrunk coordinates) above which half of its decoding work
     /// lies, where the decoder can tell (nil: the middle row will do).
     func balancedSplit(of region: Rect, shrink: Int) -> Int?
+
+    /// For a picture drawn rather than stored (`capabilities.drawsAtAnySize`): a decoder
+    /// of it drawn at `size`, whose `info.size` is that size. nil for stored pixels.
+    func drawn(at size: Size) throws -> (any RowDecoder)?
 }
 
 extension RowDecoder {
@@ -37,6 +41,8 @@ extension RowDecoder {
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? { nil }
 
     func balancedSplit(of region: Rect, shrink: Int) -> Int? { nil }
+
+    func drawn(at size: Size) throws -> (any RowDecoder)? { nil }
 
     /// Where to split `region` so the two parts take about as long: the balanced row,
     /// else the middle, at least `margin` rows from either end (nil when the region is

@@ -15,6 +15,8 @@ package struct JobPlan: Equatable, Sendable {
         package let split: String
         /// The outputs (by index) this decode feeds.
         package let outputs: [Int]
+        /// The size a drawn picture (SVG) is drawn at for them; nil for stored pixels.
+        package var drawn: Size? = nil
     }
 
     /// One output: what it is made by, and how it is written.
@@ -53,7 +55,8 @@ package struct JobPlan: Equatable, Sendable {
         var out = ["input: \(input.format.displayName) \(input.size), \(input.channels) channel\(input.channels == 1 ? "" : "s") (\(input.colorModel.rawValue)), "
                    + "\(input.bitDepth)-bit" + (input.orientation == .up ? "" : ", orientation \(input.orientation.rawValue)")]
         for d in decodes {
-            out.append("decode: 1/\(d.shrink) " + (d.window.map { "rows and columns \($0)" } ?? "whole") + ", \(d.split); for output "
+            out.append("decode: " + (d.drawn.map { "drawn at \($0), " } ?? "")
+                       + "1/\(d.shrink) " + (d.window.map { "rows and columns \($0)" } ?? "whole") + ", \(d.split); for output "
                        + d.outputs.map { "\($0 + 1)" }.joined(separator: ", "))
         }
         for (i, o) in outputs.enumerated() {

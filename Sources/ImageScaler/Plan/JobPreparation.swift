@@ -11,6 +11,8 @@ struct JobPreparation {
     let formats: [ImageFormat]
     let plans: [RenderPlan]
     let memory: Int
+    /// Whether the decoder draws a picture (SVG) at the size `info` gives.
+    var isDrawn: Bool { decoder.capabilities.drawsAtAnySize }
     private let encode: EncodeOptions
     private let settings: RenderSettings
     private let toSRGB: Bool
@@ -19,13 +21,32 @@ struct JobPreparation {
     /// Each output's EXIF, rewritten once for its size (nil without `keepMetadata`).
     private let uprightEXIF: [[UInt8]?]
 
-    init(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions, settings: RenderSettings) throws {
-        let found = try ImageFormat.decoder(for: data)
+    /// The preparations one render runs, in output order: one for stored pixels; for a
+    /// drawn picture (SVG) one per output, each drawing it at the size that output needs
+    /// (`VectorPlacement`), so the pixel limit and the budget apply to each drawing.
+    static func parts(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
+                      settings: RenderSettings) throws -> [JobPreparation] {
+        let found = try ImageFormat.decoder(for: data, options: decode)
+        guard found.capabilities.drawsAtAnySize else {
+            return [try JobPreparation(data, decoder: found, outputs: outputs, decode: decode, encode: encode, settings: settings)]
+        }
+        return try outputs.map { output in
+            let place = try VectorPlacement(output.operation, intrinsic: found.info.size, upscale: settings.upscale)
+            guard let drawn = try found.drawn(at: place.drawSize) else { throw DecodeError.unknownFormat }
+            return try JobPreparation(data, decoder: drawn, outputs: [RenderOutput(place.operation, as: output.format)],
+                                      decode: decode, encode: encode, settings: settings)
+        }
+    }
+
+    init(_ data: [UInt8], decoder found: any RowDecoder, outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
+         settings: RenderSettings) throws {
         decoder = decode.cancellation.map { CancellableDecoder(inner: found, flag: $0) } ?? found
         info = decoder.info
         try decode.check(info.size)
         var plans: [RenderPlan] = []
-        let formats = outputs.map { $0.format ?? found.info.format }
+        // A format imgscale only reads (SVG) is written losslessly where no format is named.
+        let own = found.info.format.isWritable ? found.info.format : ImageFormat.lossless
+        let formats = outputs.map { $0.format ?? own }
         for (output, format) in zip(outputs, formats) {
             let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,

@@ -20,6 +20,10 @@ struct ColorConvertingDecoder: RowDecoder {
         }
     }
 
+    func drawn(at size: Size) throws -> (any RowDecoder)? {
+        try inner.drawn(at: size).map { ColorConvertingDecoder(inner: $0) }
+    }
+
     /// Each half converts its own rows, on its own thread.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
         guard let h = inner.halves(of: region, shrink: shrink, options: options, split: split, overlap: overlap) else { return nil }

@@ -29,6 +29,7 @@ enum Commands {
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("max-pixels", value: "N", .int(0...Int.max), "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("max-memory", value: "SIZE", .bytes, "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
+        densityOption,
         OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take before it fails (default 120; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
@@ -41,6 +42,15 @@ enum Commands {
         OptionSpec("quiet", short: "q", "no summary line"),
         OptionSpec("verbose", short: "v", "say how each input was decoded: how many decodes, at which scale, for which outputs"),
     ]
+
+    static let densityOption = OptionSpec("density", value: "DPI", .number,
+                                          "dots per inch of an SVG sized in mm, in or pt, or by its viewBox alone (default 72)")
+
+    static func density(_ args: ParsedArguments) throws -> Double {
+        guard let d = args.number("density") else { return 72 }
+        guard d > 0, d <= 100_000 else { throw UsageError(message: "--density must be above 0 and at most 100000, not '\(args.value("density") ?? "")'") }
+        return d
+    }
 
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
                                          "nearest box bilinear hamming bicubic lanczos (default bilinear)")
@@ -191,7 +201,8 @@ enum Commands {
             details: "",
             options: [OptionSpec("json", "print one JSON object per line"),
                       OptionSpec("max-pixels", value: "N", .int(0...Int.max), "accepted for symmetry; info reads headers only"),
-                      OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)")],
+                      OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)"),
+                      densityOption],
             run: InfoCommand.run),
     ]
 
@@ -267,6 +278,7 @@ enum Commands {
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")
         settings.decode.toSRGB = args.has("to-srgb")
+        settings.decode.density = try density(args)
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = args.int("jobs") ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"

@@ -12,6 +12,7 @@ enum InfoCommand {
         let paths = args.positionals
         guard !paths.isEmpty else { throw UsageError(message: "no input files") }
         let limit = Commands.maxMemory(args)
+        let density = try Commands.density(args)
         let json = args.has("json")
         let limits = WorkerPool.Limits(budget: limit, images: 1, cpuSeconds: nil)
         var status: Int32 = 0
@@ -27,27 +28,29 @@ enum InfoCommand {
             let path = paths[0]
             print(CrashGuard.run(limits: limits, reportFD: nil, display: FileName.display(path),
                                  outcome: { BatchReporter.InputOutcome(input: path, error: $0, outputs: [], milliseconds: 0) }) {
-                describe(path, limit: limit, json: json)
+                describe(path, limit: limit, density: density, json: json)
             })
         } else if WorkerPool.available {
             // One worker, so the lines come back in order; a header read is too quick to
             // gain from more.
             let pool = WorkerPool(limits: limits)
-            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, json: json) },
+            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, density: density, json: json) },
                                        record: { print($1) }, crashed: { crashed(paths[$0], $1) })
             if !finished { return 130 }
         } else {
-            paths.forEach { print(describe($0, limit: limit, json: json)) }
+            paths.forEach { print(describe($0, limit: limit, density: density, json: json)) }
         }
         return status
     }
 
     /// One input's line, warnings or error.
-    static func describe(_ path: String, limit: Int, json: Bool) -> InfoOutcome {
+    static func describe(_ path: String, limit: Int, density: Double, json: Bool) -> InfoOutcome {
         CrashGuard.faultForTests(on: path)
         var o = InfoOutcome(display: FileName.display(path))
         do {
-            let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit))
+            var options = DecodeOptions()
+            options.density = density
+            let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit), options: options)
             for warning in info.warnings { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
             let upright = info.uprightSize
             if json {

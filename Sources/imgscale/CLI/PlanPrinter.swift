@@ -42,6 +42,7 @@ enum PlanPrinter {
             o.add("shrink", d.shrink)
             o.add("window", d.window.map { "\($0)" })
             o.add("split", d.split)
+            if let drawn = d.drawn { o.add("drawn", "\(drawn)") }
             o.add("outputs", raw: "[" + d.outputs.map { "\($0 + 1)" }.joined(separator: ",") + "]")
             return o.text
         }.joined(separator: ",") + "]")

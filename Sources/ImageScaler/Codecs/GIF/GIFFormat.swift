@@ -9,7 +9,7 @@ extension CodecDescriptor {
     static let gif = CodecDescriptor(
         format: .gif, displayName: "GIF", extensions: ["gif"],
         matches: { $0.starts(with: Array("GIF87a".utf8)) || $0.starts(with: Array("GIF89a".utf8)) },
-        decoder: { try GIFDecoder($0) },
+        decoder: { data, _ in try GIFDecoder(data) },
         maxSide: 65535, incrementalName: "interlaced", appliesExifOrientation: false,
         libraries: {
             let v = Int(cgif_version())

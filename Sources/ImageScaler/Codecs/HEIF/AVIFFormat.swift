@@ -9,7 +9,7 @@ extension CodecDescriptor {
     static let avif = CodecDescriptor(
         format: .avif, displayName: "AVIF", extensions: ["avif"],
         matches: { HEIFBrand.of($0) == .avif },
-        decoder: { try HEIFDecoder($0, format: .avif) },
+        decoder: { data, _ in try HEIFDecoder(data, format: .avif) },
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
         libraries: { [("libheif", String(cString: cheif_version()))] },
         writer: Writer(options: [.quality, .effort],

@@ -10,7 +10,7 @@ extension CodecDescriptor {
     static let heic = CodecDescriptor(
         format: .heic, displayName: "HEIC", extensions: ["heic", "heif"],
         matches: { HEIFBrand.of($0) == .heic },
-        decoder: { try HEIFDecoder($0, format: .heic) },
+        decoder: { data, _ in try HEIFDecoder(data, format: .heic) },
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
         // From the header: asking the library would load it.
         libraries: { [("libheif", String(cString: cheif_version()))] },

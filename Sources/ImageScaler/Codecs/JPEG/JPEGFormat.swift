@@ -11,7 +11,7 @@ extension CodecDescriptor {
         format: .jpeg, displayName: "JPEG", extensions: ["jpg", "jpeg"],
         // SOI followed by the first marker's 0xFF: every JPEG starts this way.
         matches: { $0.starts(with: [0xFF, 0xD8, 0xFF]) },
-        decoder: { try JPEGDecoder($0) },
+        decoder: { data, _ in try JPEGDecoder(data) },
         // The frame header's 16-bit dimensions.
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: true,
         libraries: {

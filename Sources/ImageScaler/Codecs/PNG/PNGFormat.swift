@@ -10,7 +10,7 @@ extension CodecDescriptor {
     static let png = CodecDescriptor(
         format: .png, displayName: "PNG", extensions: ["png"],
         matches: { $0.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) },
-        decoder: { try PNGDecoder($0) },
+        decoder: { data, _ in try PNGDecoder(data) },
         // PNG's 31-bit dimensions.
         maxSide: 0x7fff_ffff, incrementalName: "interlaced", appliesExifOrientation: true,
         libraries: { [("libpng", String(cString: cpng_version()))] },

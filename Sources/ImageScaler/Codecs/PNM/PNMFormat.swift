@@ -9,7 +9,7 @@ extension CodecDescriptor {
     static let pnm = CodecDescriptor(
         format: .pnm, displayName: "PNM", extensions: ["pnm", "ppm", "pgm", "pbm", "pam"],
         matches: { PNMHeader.matches($0) },
-        decoder: { try PNMDecoder($0) },
+        decoder: { data, _ in try PNMDecoder(data) },
         maxSide: 0x7fff_ffff, incrementalName: "interlaced", appliesExifOrientation: false,
         libraries: { [] },
         writer: Writer(options: [],

@@ -12,7 +12,7 @@ extension CodecDescriptor {
         matches: { h in
             h.count >= 12 && h.prefix(4).elementsEqual("RIFF".utf8) && h.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
         },
-        decoder: { try WebPDecoder($0) },
+        decoder: { data, _ in try WebPDecoder(data) },
         // VP8L's 14-bit dimensions.
         maxSide: 16383, incrementalName: "progressive", appliesExifOrientation: true,
         libraries: {

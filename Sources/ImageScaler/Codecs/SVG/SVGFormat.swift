@@ -1,0 +1,22 @@
+import CSVGShim
+
+extension ImageFormat {
+    public static let svg = ImageFormat(registering: "svg")
+}
+
+/// SVG through librsvg and cairo, read only: drawn at each output's own size, never
+/// drawn large and shrunk.
+extension CodecDescriptor {
+    static let svg = CodecDescriptor(
+        format: .svg, displayName: "SVG", extensions: ["svg"],
+        matches: { SVGDocument.looksLikeSVG($0) },
+        decoder: { data, options in try SVGDecoder(data, options: options) },
+        // cairo's image surfaces stop at 32767 a side.
+        maxSide: 32767, incrementalName: "progressive", appliesExifOrientation: false,
+        libraries: {
+            var message = ShimMessage()
+            guard message.with({ csvg_load($0, $1) }) == 0 else { return [("librsvg", "not available")] }
+            return [("librsvg", String(cString: csvg_version()))]
+        },
+        writer: nil)
+}

@@ -1,0 +1,60 @@
+/// How one output of a drawn picture (SVG) is made: the size the whole picture is drawn
+/// at, and the operation that finishes the drawn pixels, chosen so that nothing is
+/// resampled. A fill is drawn at the scale that makes its region cover the target and
+/// then cut to it in whole pixels; a fit is drawn at the fitted size (then padded);
+/// a crop and a convert are drawn at the picture's own size. Drawn pictures have no
+/// orientation, so every rect is in the picture's own top-left coordinates. Pure.
+struct VectorPlacement {
+    /// The size the whole picture is drawn at (`RowDecoder.drawn(at:)`).
+    let drawSize: Size
+    /// What is done to the drawn pixels.
+    let operation: ImageOperation
+
+    /// `operation` on a picture of `intrinsic` size. With `upscale` false, an output the
+    /// picture would have to be drawn larger than its own size for is made from the
+    /// picture at its own size, as a stored image that small would be.
+    init(_ operation: ImageOperation, intrinsic: Size, upscale: Bool) throws {
+        switch operation {
+        case .convert, .crop:
+            self.init(drawSize: intrinsic, operation: operation)
+        case .fit(let box, let pad):
+            var fitted = try AspectFill.fitSize(intrinsic, in: box)
+            if !upscale && fitted.width > intrinsic.width { fitted = intrinsic }
+            // The fitted size fits its own box exactly, so the fit resamples nothing.
+            self.init(drawSize: fitted, operation: pad == nil ? .convert : .fit(box, pad: pad))
+        case .fill(let target, let from, let origin, let gravity):
+            guard AspectFill.valid(target) else { throw GeometryError.badTarget(target) }
+            let region = try from.map { try AspectFill.clip($0, origin: origin, to: intrinsic) } ?? Rect(size: intrinsic)
+            // The scale num/den at which the region covers the target, one side exact.
+            let (num, den) = region.width * target.height > target.width * region.height
+                ? (target.height, region.height) : (target.width, region.width)
+            if !upscale && num > den {
+                self.init(drawSize: intrinsic, operation: operation)
+                return
+            }
+            func scaled(_ v: Int) -> Int { (2 * v * num + den) / (2 * den) }
+            let draw = Size(width: max(1, scaled(intrinsic.width)), height: max(1, scaled(intrinsic.height)))
+            // The region drawn, at least the target's size and inside the drawing.
+            let w = min(draw.width, max(target.width, scaled(region.width)))
+            let h = min(draw.height, max(target.height, scaled(region.height)))
+            let x = min(AspectFill.floorDiv(region.x * num, den), draw.width - w)
+            let y = min(AspectFill.floorDiv(region.y * num, den), draw.height - h)
+            if gravity == .entropy {
+                // The busiest window needs the drawn pixels: the fill runs on them, at
+                // a scale of 1 on one side.
+                self.init(drawSize: draw, operation: .fill(target, from: Rect(x: x, y: y, width: w, height: h),
+                                                           origin: .topLeft, gravity: .entropy))
+                return
+            }
+            let cut = Rect(x: x + (w - target.width) * gravity.horizontalHalves / 2,
+                           y: y + (h - target.height) * gravity.verticalHalves / 2,
+                           width: target.width, height: target.height)
+            self.init(drawSize: draw, operation: .crop(cut, origin: .topLeft))
+        }
+    }
+
+    private init(drawSize: Size, operation: ImageOperation) {
+        self.drawSize = drawSize
+        self.operation = operation
+    }
+}

@@ -1,0 +1,203 @@
+import XCTest
+import TestReferences
+import Foundation
+
+/// SVG through the built imgscale: every output drawn at its own size and equal to
+/// rsvg-convert's drawing at that size (then cut as imgscale cuts it, by Pillow) within
+/// one level; documents from strangers refused or bounded, each with one line, and
+/// nothing outside the document loaded. The SVGs are written here.
+final class SVGTests: XCTestCase {
+    private func rsvgConvert() throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else {
+            throw missingReference("rsvg-convert is not installed (scripts/install-deps --test installs librsvg2-bin)")
+        }
+        return "/usr/bin/rsvg-convert"
+    }
+
+    private func write(_ text: String, _ path: String) {
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
+    /// Gradients, strokes, transforms, opacity, a viewBox with preserveAspectRatio, and
+    /// text in DejaVu Sans (fonts-dejavu-core, which install-deps pins).
+    static let documents: [(String, String)] = [
+        ("gradient", """
+         <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768">
+         <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f00"/>
+         <stop offset="1" stop-color="#00f" stop-opacity="0.3"/></linearGradient>
+         <radialGradient id="r"><stop offset="0" stop-color="#ff0"/><stop offset="1" stop-color="#0f0" stop-opacity="0"/></radialGradient></defs>
+         <rect x="40" y="40" width="944" height="688" rx="80" fill="url(#g)"/><circle cx="700" cy="300" r="200" fill="url(#r)"/></svg>
+         """),
+        ("strokes", """
+         <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768">
+         <path d="M 50 700 C 200 50, 800 50, 970 700" fill="none" stroke="#036" stroke-width="24" stroke-linecap="round"/>
+         <polyline points="100,100 300,400 500,120 700,420" fill="none" stroke="#c30" stroke-width="9" stroke-dasharray="30 12"/></svg>
+         """),
+        ("transforms", """
+         <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768">
+         <g transform="translate(512 384) rotate(30) scale(1.5 0.7)"><rect x="-150" y="-100" width="300" height="200" fill="#639"/></g>
+         <g transform="skewX(20)"><rect x="50" y="500" width="200" height="150" fill="#096"/></g></svg>
+         """),
+        ("opacity", """
+         <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768">
+         <g opacity="0.6"><circle cx="400" cy="384" r="250" fill="#e22"/><circle cx="624" cy="384" r="250" fill="#22e"/></g>
+         <rect x="100" y="100" width="824" height="100" fill="#000" fill-opacity="0.25"/></svg>
+         """),
+        ("viewbox", """
+         <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768" viewBox="0 0 100 50" preserveAspectRatio="xMidYMid meet">
+         <rect width="100" height="50" fill="#fc0"/><circle cx="50" cy="25" r="20" fill="#30c" stroke="#fff" stroke-width="2"/></svg>
+         """),
+        ("text", """
+         <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768">
+         <rect width="1024" height="768" fill="#fff"/>
+         <text x="60" y="300" font-family="DejaVu Sans" font-size="120" fill="#123">imgscale</text>
+         <text x="60" y="500" font-family="DejaVu Sans" font-size="60" font-weight="bold" fill="#a20">SVG 1:1</text></svg>
+         """),
+    ]
+
+    /// rsvg-convert's drawing at `draw`, cut to `cut` (x, y, w, h) by Pillow, against ours.
+    private func assertMatchesRsvg(_ svg: String, draw: (Int, Int), cut: (Int, Int, Int, Int)?, ours: String, in dir: String,
+                                   line: UInt = #line) throws {
+        let rsvg = try rsvgConvert()
+        let ref = dir + "/ref.png"
+        XCTAssertEqual(CLI.sh("\(rsvg) -w \(draw.0) -h \(draw.1) '\(svg)' -o '\(ref)'").status, 0, line: line)
+        if let (x, y, w, h) = cut {
+            guard let reply = CLI.python("""
+                import sys; from PIL import Image
+                Image.open(sys.argv[1]).crop((\(x), \(y), \(x + w), \(y + h))).save(sys.argv[1])
+                sys.stdout.write("ok")
+                """, [ref]), reply.status == 0 else { throw missingReference("python3 with Pillow (scripts/install-deps --test)") }
+        }
+        let c = CLI.run(["compare", "--tolerance", "1", ref, ours])
+        XCTAssertEqual(c.status, 0, "\(svg): \(c.stdout)", line: line)
+    }
+
+    func testEveryOutputIsRsvgConvertsDrawingAtItsOwnSize() throws {
+        _ = try rsvgConvert()
+        let dir = CLI.tempDir()
+        for (name, text) in Self.documents {
+            let svg = dir + "/\(name).svg"
+            write(text, svg)
+            // 1024x768 filled to 256x256 is drawn at 341x256 and cut at x 42 (centre);
+            // north-west keeps x 0. Fitted into 100x100 it is drawn at 100x75.
+            let r = CLI.run(["fill", "--size", "256x256", svg, "-o", dir + "/fill.png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            try assertMatchesRsvg(svg, draw: (341, 256), cut: (42, 0, 256, 256), ours: dir + "/fill.png", in: dir)
+            XCTAssertEqual(CLI.run(["fill", "--size", "200x300", "--gravity", "northwest", svg, "-o", dir + "/nw.png"]).status, 0)
+            try assertMatchesRsvg(svg, draw: (400, 300), cut: (0, 0, 200, 300), ours: dir + "/nw.png", in: dir)
+            XCTAssertEqual(CLI.run(["fit", "--size", "100x100", svg, "-o", dir + "/fit.png"]).status, 0)
+            try assertMatchesRsvg(svg, draw: (100, 75), cut: nil, ours: dir + "/fit.png", in: dir)
+            XCTAssertEqual(CLI.run(["crop", "--rect", "10,20,300,200", svg, "-o", dir + "/crop.png"]).status, 0)
+            try assertMatchesRsvg(svg, draw: (1024, 768), cut: (10, 20, 300, 200), ours: dir + "/crop.png", in: dir)
+        }
+        let plan = CLI.run(["plan", "fill", "--size", "256x256", dir + "/text.svg", "-o", dir + "/t.png"])
+        XCTAssertTrue(plan.stdout.contains("decode: drawn at 341x256"), plan.stdout)
+        XCTAssertFalse(plan.stdout.contains("resample"), plan.stdout)
+        XCTAssertTrue(CLI.run(["info", dir + "/text.svg"]).stdout.contains("SVG 1024x768, 4 channels (rgba)"))
+    }
+
+    /// An icon set of 13 sizes from one square master is 13 drawings in one process, each
+    /// rsvg-convert's at that size, and the same bytes on a second run (the pinned font).
+    func testIconSetIsOneDrawingPerSizeAndDeterministic() throws {
+        let rsvg = try rsvgConvert()
+        let dir = CLI.tempDir()
+        let svg = dir + "/icon.svg"
+        write("""
+              <svg xmlns="http://www.w3.org/2000/svg" width="1024" height="1024">
+              <rect x="64" y="64" width="896" height="896" rx="200" fill="#2a6"/>
+              <circle cx="512" cy="440" r="220" fill="#fff" fill-opacity="0.85"/>
+              <text x="512" y="900" text-anchor="middle" font-family="DejaVu Sans" font-size="180" fill="#fff">Ab</text></svg>
+              """, svg)
+        let sizes = [16, 20, 29, 32, 40, 48, 58, 60, 76, 80, 120, 180, 1024]
+        var args = ["fill", svg, "--out-dir", dir + "/a", "--name", "icon-{w}.png"]
+        for s in sizes { args += ["--size", "\(s)x\(s)"] }
+        let r = CLI.run(args)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for s in sizes {
+            XCTAssertEqual(CLI.sh("\(rsvg) -w \(s) -h \(s) '\(svg)' -o '\(dir)/ref.png'").status, 0)
+            let c = CLI.run(["compare", "--tolerance", "1", dir + "/ref.png", dir + "/a/icon-\(s).png"])
+            XCTAssertEqual(c.status, 0, "\(s): \(c.stdout)")
+        }
+        let plan = CLI.run(["plan"] + args)
+        XCTAssertEqual(plan.stdout.components(separatedBy: "decode: drawn at").count - 1, 13, plan.stdout)
+        args[3] = dir + "/b"
+        XCTAssertEqual(CLI.run(args).status, 0)
+        for s in sizes { XCTAssertEqual(CLI.bytes(dir + "/a/icon-\(s).png"), CLI.bytes(dir + "/b/icon-\(s).png"), "\(s)") }
+    }
+
+    func testDensitySizesPhysicalUnitsAndViewBoxes() throws {
+        let dir = CLI.tempDir()
+        write(#"<svg xmlns="http://www.w3.org/2000/svg" width="1in" height="2cm"><rect width="100%" height="100%"/></svg>"#, dir + "/in.svg")
+        write(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 50 20"><rect width="50" height="20" fill="red"/></svg>"#, dir + "/vb.svg")
+        write(#"<svg xmlns="http://www.w3.org/2000/svg" width="30" height="10"><rect width="30" height="10"/></svg>"#, dir + "/px.svg")
+        // 2 cm is 0.787 in: 56.7 pixels at 72 dpi, 236.2 at 300, rounded up as rsvg-convert does.
+        for (density, inch, vb, px) in [("72", "72x57", "50x20", "30x10"), ("300", "300x237", "209x84", "30x10")] {
+            let r = CLI.run(["info", "--density", density, dir + "/in.svg", dir + "/vb.svg", dir + "/px.svg"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("SVG \(inch),") && r.stdout.contains("SVG \(vb),") && r.stdout.contains("SVG \(px),"), r.stdout)
+        }
+        XCTAssertEqual(CLI.run(["convert", "--density", "144", dir + "/vb.svg", "-o", dir + "/vb.png"]).status, 0)
+        XCTAssertEqual(CLI.size(dir + "/vb.png"), "100x40")
+        XCTAssertEqual(CLI.run(["info", "--density", "0", dir + "/vb.svg"]).status, 2)
+    }
+
+    /// What a stranger's SVG may try: each is refused with one line naming the file, or
+    /// drawn without what it points at, within the budget and 10 s; the batch goes on.
+    func testHostileDocumentsAreRefusedOrBoundedAndLoadNothing() throws {
+        let dir = CLI.tempDir()
+        let secret = CLI.testImages + "/scene-640x427.png"
+        write("""
+              <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64">
+              <image href="\(secret)" width="64" height="64"/><image xlink:href="file://\(secret)" width="64" height="64"/>
+              <image href="http://127.0.0.1:9/x.png" width="64" height="64"/></svg>
+              """, dir + "/refs.svg")
+        write(#"<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><text y="20">&x;</text></svg>"#,
+              dir + "/xxe.svg")
+        var laughs = "<!ENTITY l0 \"lol\">"
+        for i in 1...9 { laughs += "<!ENTITY l\(i) \"" + String(repeating: "&l\(i - 1);", count: 10) + "\">" }
+        write("<?xml version=\"1.0\"?><!DOCTYPE svg [\(laughs)]><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\"><text y=\"9\">&l9;</text></svg>",
+              dir + "/laughs.svg")
+        write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\">" + String(repeating: "<g>", count: 50_000)
+              + "<rect width=\"9\" height=\"9\"/>" + String(repeating: "</g>", count: 50_000) + "</svg>", dir + "/deep.svg")
+        var many = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\">"
+        many += String(repeating: "<rect width=\"1\" height=\"1\"/>", count: 400_000) + "</svg>"
+        write(many, dir + "/many.svg")
+        var uses = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"64\" height=\"64\"><defs><g id=\"a0\"><rect width=\"1\" height=\"1\"/></g>"
+        for i in 1..<20 { uses += "<g id=\"a\(i)\">" + String(repeating: "<use xlink:href=\"#a\(i - 1)\"/>", count: 5) + "</g>" }
+        write(uses + "</defs><use xlink:href=\"#a19\"/></svg>", dir + "/uses.svg")
+        write(#"<svg xmlns="http://www.w3.org/2000/svg" width="200000" height="200000"><rect width="9" height="9"/></svg>"#, dir + "/huge.svg")
+        write(#"<svg xmlns="http://www.w3.org/2000/svg"><rect width="9" height="9"/></svg>"#, dir + "/nosize.svg")
+        write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\"", dir + "/cut.svg")
+
+        let cases: [(String, String)] = [("xxe", "Entity 'x' not defined"), ("laughs", "entity reference loop"),
+                                         ("deep", "Excessive depth"), ("many", "over the memory budget"),
+                                         ("uses", "referenced elements"), ("nosize", "has no size"), ("cut", "invalid SVG")]
+        for (name, message) in cases {
+            let start = Date()
+            let r = CLI.run(["fill", "--size", "32x32", dir + "/\(name).svg", dir + "/refs.svg", "--out-dir", dir + "/out-\(name)",
+                             "--name", "{stem}.png"])
+            XCTAssertLessThan(Date().timeIntervalSince(start), 10, name)
+            XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n").filter { $0.contains("\(name).svg") }
+            XCTAssertEqual(lines.count, 1, "\(name): \(r.stderr)")
+            XCTAssertTrue(lines.first?.contains(message) ?? false, "\(name): \(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out-\(name)/\(name).png"), name)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out-\(name)/refs.png"), name)
+        }
+        // Nothing the references name was drawn: every pixel is transparent.
+        let stats = CLI.run(["compare", "--json", dir + "/out-xxe/refs.png", dir + "/out-xxe/refs.png"])
+        XCTAssertEqual(stats.status, 0)
+        guard let reply = CLI.python("""
+            import sys; from PIL import Image
+            sys.stdout.write(str(max(Image.open(sys.argv[1]).getchannel("A").getdata())))
+            """, [dir + "/out-xxe/refs.png"]), reply.status == 0 else { throw missingReference("python3 with Pillow") }
+        XCTAssertEqual(String(decoding: reply.stdout, as: UTF8.self), "0")
+        // A huge declared size is fine where the output is small (drawn small), and
+        // refused by the pixel limit where it would be drawn whole.
+        XCTAssertEqual(CLI.run(["fill", "--size", "64x64", dir + "/huge.svg", "-o", dir + "/h.png"]).status, 0)
+        XCTAssertEqual(CLI.size(dir + "/h.png"), "64x64")
+        let whole = CLI.run(["convert", dir + "/huge.svg", "-o", dir + "/h2.png"])
+        XCTAssertEqual(whole.status, 1)
+        XCTAssertTrue(whole.stderr.contains("over the limit of 268402689"), whole.stderr)
+    }
+}
