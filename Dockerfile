@@ -22,6 +22,11 @@ RUN apt-get update \
       libaom3 libc6 libdav1d6 libde265-0 libgcc-s1 libgif7 libheif1 libisal2 libjpeg62-turbo liblcms2-2 libnuma1 \
       libpng16-16 libstdc++6 libwebp7 libwebpdemux2 libwebpmux3 libx265-199 zlib1g \
  && rm -rf /var/lib/apt/lists/*
+# opened on first use, not linked: librsvg for SVG input, libcrypto's SHA-256 for
+# --report and --if-changed (a portable one stands in without it)
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librsvg2-2 libssl3 \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/imgscale /usr/local/bin/imgscale
 COPY --from=build /out/imgscale.1 /usr/local/share/man/man1/imgscale.1
 RUN imgscale --version

@@ -25,6 +25,9 @@ let package = Package(
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),
+        // SHA-256 for --report's manifest and --if-changed: libcrypto's where it is
+        // installed (opened on first use), a portable one otherwise.
+        .target(name: "CHashShim"),
         .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CHEIFShim", "CSVGShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "ImageCompare", dependencies: ["ImageScaler"]),
         // Golden-image assertions for XCTest and Swift Testing suites.
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler", "ImageCompare"]),
-        .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare"],
+        .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare", "CHashShim"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The library example, built with the package so it costs no second compile of
         // ImageScaler; another package name keeps `package` declarations out of its reach,

@@ -89,7 +89,7 @@ final class PromiseTests: XCTestCase {
         XCTAssertEqual(png.status, 0)
         XCTAssertEqual(png.stderr, "imgscale: warning: --quality applies to JPEG, WebP, HEIC or AVIF output only; it has no effect on PNG output\n")
         let jpeg = CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/a.jpg", "--palette"])
-        XCTAssertEqual(jpeg.stderr, "imgscale: warning: --palette applies to PNG output only; it has no effect on JPEG output\n")
+        XCTAssertEqual(jpeg.stderr, "imgscale: warning: --palette applies to PNG or ICO output only; it has no effect on JPEG output\n")
         XCTAssertEqual(CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/b.jpg", "--quality", "50"]).stderr, "")
         let full = CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/c.jpg", "--report", "/dev/full"])
         XCTAssertEqual(full.status, 1)

@@ -19,7 +19,7 @@ final class UsagePromiseTests: XCTestCase {
         usage(["convert", input, "--quality", "80", "--quality", "90", "-o", dir + "/a.jpg"], "--quality given twice ('80' and '90')")
         usage(["convert", input, "-o", dir + "/a.png", "-o", dir + "/b.png"], "--output given twice")
         usage(["convert", input, "--out-dir", dir + "/x", "--out-dir", dir + "/y"], "--out-dir given twice")
-        usage(["convert", input, "--format", "png", "--format", "jpeg", "--out-dir", dir], "--format given twice")
+        usage(["convert", input, "--filter", "box", "--filter", "nearest", "--out-dir", dir], "--filter given twice")
         usage(["convert", input, "-o", ""], "-o needs a file name")
         for name in ["", ".", "..", "sub/"] {
             usage(["convert", input, "--out-dir", dir, "--name", name], "names no file")

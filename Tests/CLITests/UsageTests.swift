@@ -43,7 +43,7 @@ final class UsageTests: XCTestCase {
             (["convert", input, "-o", out, "--quality", "0"], "--quality must be an integer from 1 to 100"),
             (["convert", input, "-o", out, "--quality", "abc"], "--quality"),
             (["convert", input, "-o", out, "--compression", "10"], "--compression"),
-            (["convert", input, "-o", out, "--background", "red"], "--background"),
+            (["convert", input, "-o", out, "--background", "reddish"], "--background"),
             (["convert", input, "-o", dir + "/out.gif"], "imgscale writes PNG, JPEG"),
             (["convert", input, "-o"], "needs a value"),
             (["convert", input, input, "-o", out], "-o takes exactly one input"),

@@ -55,9 +55,7 @@ struct CodecDescriptor: Sendable {
 
     /// A format whose file holds several sizes of one picture, each encoded alone.
     struct Container: Sendable {
-        /// The format each size is encoded in, as it would be written alone.
-        let entries: ImageFormat
-        /// One file holding the encoded sizes, in the order given.
-        let assemble: @Sendable ([(size: Size, bytes: [UInt8])]) throws -> [UInt8]
+        /// One file holding the pictures of several files of this format, in order.
+        let merge: @Sendable ([[UInt8]]) throws -> [UInt8]
     }
 }

@@ -87,13 +87,16 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
 
     public var fileExtension: String { codec.extensions[0] }
 
-    /// For a container of sizes (ICO): the format each size is encoded in; nil otherwise.
-    package var entryFormat: ImageFormat? { codec.writer?.container?.entries }
+    /// Whether the format is written with alpha (where not, alpha is composited away).
+    package var holdsAlpha: Bool { codec.writer?.holdsAlpha ?? false }
 
-    /// One file of this container format holding `entries`, each encoded in `entryFormat`.
-    package func assemble(_ entries: [(size: Size, bytes: [UInt8])]) throws -> [UInt8] {
+    /// Whether one file of this format holds several sizes (ICO).
+    package var holdsSeveralSizes: Bool { codec.writer?.container != nil }
+
+    /// One file holding the pictures of `files`, each of this format, in order.
+    package func merge(_ files: [[UInt8]]) throws -> [UInt8] {
         guard let container = codec.writer?.container else { throw EncodeError.unsupported(self) }
-        return try container.assemble(entries)
+        return try container.merge(files)
     }
 
     /// The decoder for a file that starts with a registered signature, with the colour

@@ -1,13 +1,15 @@
-/// Letterboxes an image: centres it on a `box`-sized canvas of an opaque background
-/// colour. When the image does not divide evenly, the extra pixel goes right/bottom.
-/// Gray stays gray on a gray background; otherwise the result is RGB (RGBA with alpha).
+/// Letterboxes an image: centres it on a `box`-sized canvas of the background colour
+/// (straight alpha). When the image does not divide evenly, the extra pixel goes
+/// right/bottom. Gray stays gray on a gray background; otherwise the result is RGB; it
+/// has alpha when the image or the background has.
 enum Padder {
     static func pad(_ image: PixelBuffer, to box: Size, background: RGBColor) -> PixelBuffer {
         if image.size == box { return image }
         let gray = image.isGray && background.isGray
-        let outChannels = (gray ? 1 : 3) + (image.hasAlpha ? 1 : 0)
+        let alpha = image.hasAlpha || !background.isOpaque
+        let outChannels = (gray ? 1 : 3) + (alpha ? 1 : 0)
         let colour = gray ? [background.red] : [background.red, background.green, background.blue]
-        let fill = colour + (image.hasAlpha ? [255] : [])
+        let fill = colour + (alpha ? [background.alpha] : [])
         var out = [UInt8](repeating: 0, count: box.width * box.height * outChannels)
         for i in 0..<(box.width * box.height) {
             for c in 0..<outChannels { out[i * outChannels + c] = fill[c] }
@@ -22,14 +24,16 @@ enum Padder {
         return PixelBuffer(width: box.width, height: box.height, channels: outChannels, validPixels: out)
     }
 
-    /// Gray (+alpha) as RGB (+alpha).
+    /// The image with `channels` channels: gray widened to RGB, an opaque alpha added
+    /// (a gray result comes only from a gray image, whose red is its gray).
     private static func widened(_ image: PixelBuffer, to channels: Int) -> PixelBuffer {
         let rgba = image.rgba()
         if channels == 4 { return PixelBuffer(width: image.width, height: image.height, channels: 4, validPixels: rgba) }
-        var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
+        let pick: [Int] = channels == 3 ? [0, 1, 2] : channels == 2 ? [0, 3] : [0]
+        var out = [UInt8](repeating: 0, count: image.width * image.height * channels)
         for i in 0..<(image.width * image.height) {
-            rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2]
+            for (c, from) in pick.enumerated() { out[i * channels + c] = rgba[i * 4 + from] }
         }
-        return PixelBuffer(width: image.width, height: image.height, channels: 3, validPixels: rgb)
+        return PixelBuffer(width: image.width, height: image.height, channels: channels, validPixels: out)
     }
 }

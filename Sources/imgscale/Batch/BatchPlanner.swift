@@ -12,6 +12,11 @@ struct BatchPlanner {
     let operations: [ImageOperation]
     /// The most bytes a --files-from list may take.
     let limit: Int
+    /// Each operation's `--scale` (its `{scale}` and `{at}`), when a density set asked for them.
+    var scales: [Double]? = nil
+    /// The sizes `operations` produce from an input (its header read and planned), for
+    /// `{width}` and `{height}`; asked only when the template uses them.
+    var produced: ((String, [ImageOperation], ImageFormat?) -> Result<[Size], Error>)? = nil
 
     func jobs() throws -> [Job] {
         var inputs = args.positionals
@@ -32,11 +37,15 @@ struct BatchPlanner {
         }
         guard !inputs.isEmpty else { throw UsageError(message: "no input files") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "stdin ('-') can be read only once") }
-        let format = args.choice("format", as: ImageFormat.self)
+        let formats = args.choices("format", as: ImageFormat.self)
+        let format = formats.first
 
         var jobs: [Job] = []
         if let output = args.value("output") {
             guard !output.isEmpty else { throw UsageError(message: "-o needs a file name, not ''") }
+            guard formats.count <= 1 else {
+                throw UsageError(message: "-o writes one file, but --format is given \(formats.count) times; use --out-dir DIR --name '{stem}.{ext}'")
+            }
             if let format, let named = ImageFormat.fromExtension(of: output), named != format {
                 throw UsageError(message: "-o '\(FileName.display(output))' names a \(named.displayName) file but --format is \(format.rawValue); "
                                  + "give a .\(format.fileExtension) name, or leave --format out")
@@ -44,7 +53,9 @@ struct BatchPlanner {
             guard inputs.count == 1 else {
                 throw UsageError(message: "-o takes exactly one input, got \(inputs.count); use --out-dir DIR for several")
             }
-            guard operations.count == 1 else {
+            let named = format ?? ImageFormat.fromExtension(of: output)
+            // A container of sizes (favicon.ico) holds every --size in the one file.
+            guard operations.count == 1 || named?.holdsSeveralSizes == true else {
                 throw UsageError(message: "-o writes one file, but \(operations.count) sizes make \(operations.count); use --out-dir DIR --name '{stem}-{w}x{h}.\(ImageFormat.lossless.fileExtension)'")
             }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
@@ -52,7 +63,7 @@ struct BatchPlanner {
                 throw UsageError(message: "cannot write '\(FileName.display(output))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); use a \(ImageFormat.writableExtensions) name, or --format")
             }
             jobs.append(Job(index: 0, input: inputs[0], outputs: [
-                Job.Output(path: output, format: format ?? ImageFormat.fromExtension(of: output), operation: operations[0])]))
+                Job.Output(path: output, format: named, operation: operations[0], entries: Array(operations.dropFirst()))]))
             try checkOutputs(jobs, outDir: nil)
         } else {
             guard let dir = args.value("out-dir") else {
@@ -62,14 +73,38 @@ struct BatchPlanner {
             if ["", ".", ".."].contains(template) || template.hasSuffix("/") {
                 throw UsageError(message: "--name '\(FileName.display(template))' names no file; give a template like '{stem}.\(ImageFormat.lossless.fileExtension)'")
             }
-            if operations.count > 1 && !template.contains("{w}") && !template.contains("{h}") {
+            // A container of sizes (ICO) named without {w} or {h} holds them all in one file.
+            let oneFile = operations.count > 1 && !template.contains("{w}") && !template.contains("{h}")
+                && (format ?? ImageFormat.fromExtension(of: template))?.holdsSeveralSizes == true
+            let sizeTokens = ["{w}", "{h}", "{width}", "{height}", "{scale}", "{at}"]
+            if operations.count > 1 && !oneFile && !sizeTokens.contains(where: template.contains) {
                 throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.\(ImageFormat.lossless.fileExtension)'")
             }
             for (index, input) in inputs.enumerated() {
                 guard input != "-" else { throw UsageError(message: "stdin ('-') needs -o OUTPUT") }
                 var outputs: [Job.Output] = []
-                for operation in operations {
-                    var name = try expand(template, input: input, size: operation.requestedSize)
+                // The sizes made, read from the header once per input and format.
+                var made: [String: Result<[Size], Error>] = [:]
+                func produced(_ index: Int, _ format: ImageFormat?) -> Result<Size, Error>? {
+                    guard let ask = self.produced, template.contains("{width}") || template.contains("{height}") else { return nil }
+                    let key = format?.rawValue ?? ""
+                    if made[key] == nil { made[key] = ask(input, operations, format) }
+                    return made[key]!.map { $0[index] }
+                }
+                let combinations = (oneFile ? [0] : Array(operations.indices)).flatMap { i in
+                    (formats.isEmpty ? [nil] : formats.map(Optional.some)).map { (i, $0) }
+                }
+                for (index, format) in combinations {
+                    let operation = operations[index]
+                    let size = produced(index, format)
+                    if case .failure(let error) = size {
+                        // Named anyway, so the input fails with the decoder's words when it runs.
+                        outputs.append(Job.Output(path: dir + "/" + template, format: format, operation: operation,
+                                                  failure: ErrorText.describe(error)))
+                        continue
+                    }
+                    var name = try expand(template, input: input, size: operation.requestedSize, ext: format?.fileExtension,
+                                          produced: try size?.get(), scale: scales?[index])
                     if let format { name = replaceExtension(name, with: format.fileExtension) }
                     // Joined as a shell would: an absolute name stands alone (and is then
                     // refused for leaving the directory).
@@ -79,7 +114,8 @@ struct BatchPlanner {
                     if let long = path.split(separator: "/").first(where: { FileName.bytes(String($0)).count > 255 }) {
                         throw UsageError(message: "--name makes '\(FileName.display(String(long.prefix(40))))...', \(FileName.bytes(String(long)).count) bytes; a file name has at most 255")
                     }
-                    var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation)
+                    var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation,
+                                            entries: oneFile ? Array(operations.dropFirst()) : [])
                     if ImageFormat.isUnwritableImageExtension(of: path) {
                         output.failure = "cannot write '\(FileName.display(path))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); give --format or a --name with \(ImageFormat.writableExtensions)"
                     }
@@ -92,7 +128,10 @@ struct BatchPlanner {
         return try shard(jobs)
     }
 
-    private func expand(_ template: String, input: String, size: Size?) throws -> String {
+    /// `template` for `input` and the requested `size`; `{ext}` is `ext` (the output
+    /// format's, with --format) or else the input's own.
+    private func expand(_ template: String, input: String, size: Size?, ext outputExt: String? = nil,
+                        produced: Size? = nil, scale: Double? = nil) throws -> String {
         let slash = input.lastIndex(of: "/")
         let name = slash.map { String(input[input.index(after: $0)...]) } ?? input
         let dir = slash.map { String(input[..<$0]) } ?? "."
@@ -110,19 +149,32 @@ struct BatchPlanner {
             switch token {
             case "name": out += name
             case "stem": out += stem
-            case "ext": out += ext
+            case "ext": out += outputExt ?? ext
             case "dir": out += dir
             case "w", "h":
                 guard let size else { throw UsageError(message: "--name token {\(token)} needs a size, which this command has not") }
                 // A one-sided size's open side has no number: `{h}` of `320x` is empty.
                 let side = token == "w" ? size.width : size.height
                 out += side == Size.unbounded ? "" : String(side)
+            case "width", "height":
+                guard let produced else { throw UsageError(message: "--name token {\(token)} needs a size, which this command has not") }
+                out += String(token == "width" ? produced.width : produced.height)
+            case "scale":
+                out += BatchPlanner.scaleText(scale ?? 1)
+            case "at":
+                // Scale 1 is the base name (icon.png), others Apple's suffix (icon@2x.png).
+                if let scale, scale != 1 { out += "@" + BatchPlanner.scaleText(scale) + "x" }
             default:
-                throw UsageError(message: "--name has unknown token {\(token)}; known: {name} {stem} {ext} {dir} {w} {h}")
+                throw UsageError(message: "--name has unknown token {\(token)}; known: {name} {stem} {ext} {dir} {w} {h} {width} {height} {scale} {at}")
             }
             rest = rest[rest.index(after: close)...]
         }
         return out + rest
+    }
+
+    /// "2", "1.5", "0.75": a scale as a name holds it.
+    static func scaleText(_ scale: Double) -> String {
+        scale == scale.rounded() ? String(Int(scale)) : String(scale)
     }
 
     private func replaceExtension(_ name: String, with ext: String) -> String {
@@ -144,7 +196,7 @@ struct BatchPlanner {
         let root = outDir.map { PathIdentity.canonicalDirectory($0) + "/" }
         var seen: [String: (input: String, operation: ImageOperation)] = [:]
         for job in jobs {
-            for output in job.outputs where output.path != "-" {
+            for output in job.outputs where output.path != "-" && output.failure == nil {
                 let target = PathIdentity(path: output.path)
                 let canonical = target.canonical
                 if let root, !canonical.hasPrefix(root) {

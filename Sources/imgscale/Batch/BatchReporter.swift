@@ -18,6 +18,29 @@ final class BatchReporter: Sendable {
         var error: String? = nil
         /// The output's size: made, or found on disk when skipped.
         var size: Size? = nil
+        /// The file's length, format and SHA-256, made or found on disk: a report of
+        /// every output is a build manifest.
+        var file: WrittenFile? = nil
+        /// `--if-changed`'s key of what made it (`BuildManifest.key`), and the stamps.
+        var key: String? = nil
+        var stamps: BuildManifest.Stamps? = nil
+    }
+
+    /// An output file as the report states it.
+    struct WrittenFile: Sendable {
+        let bytes: Int
+        let format: String
+        let sha256: String
+
+        init(bytes: Int, format: String, sha256: String) {
+            self.bytes = bytes
+            self.format = format
+            self.sha256 = sha256
+        }
+
+        init(_ data: [UInt8]) {
+            self.init(bytes: data.count, format: ImageFormat.sniff(data)?.rawValue ?? "", sha256: SHA256.hex(data))
+        }
     }
 
     /// What became of one input and its outputs.
@@ -40,6 +63,8 @@ final class BatchReporter: Sendable {
         var waiting: [Int: InputOutcome] = [:]
         var nextToReport = 0
         var inputs = 0
+        /// What `--if-changed`'s manifests learn: each output made or still current.
+        var made: [String: BuildManifest.Entry] = [:]
         var done: Int { ok + failed + skipped }
     }
 
@@ -62,6 +87,9 @@ final class BatchReporter: Sendable {
         self.reportPath = reportPath
     }
 
+    /// Each output made or found current, with its key, for the manifests.
+    var made: [String: BuildManifest.Entry] { state.withLock { $0.made } }
+
     /// Records the input at `position` in the batch (0-based, in the order given).
     func record(_ outcome: InputOutcome, position: Int) {
         let input = FileName.display(outcome.input)
@@ -74,6 +102,11 @@ final class BatchReporter: Sendable {
         }
         state.withLock { s in
             s.inputs += 1
+            for output in outcome.outputs where output.status != .failed {
+                if let key = output.key, let file = output.file, let size = output.size, let stamps = output.stamps {
+                    s.made[output.output] = BuildManifest.Entry(key: key, sha256: file.sha256, size: size, stamps: stamps)
+                }
+            }
             // The progress line is cleared first, so no message starts in its middle,
             // and drawn again below.
             if progress && !lines.isEmpty {
@@ -116,6 +149,9 @@ final class BatchReporter: Sendable {
             json.add("error", output.error)
             json.add("width", output.size?.width)
             json.add("height", output.size?.height)
+            json.add("bytes", output.file?.bytes)
+            json.add("format", output.file?.format)
+            json.add("sha256", output.file?.sha256)
             json.add("ms", outcome.milliseconds)
             text += json.text + "\n"
         }

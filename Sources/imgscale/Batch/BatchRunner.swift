@@ -12,6 +12,9 @@ final class BatchRunner: Sendable {
     let settings: JobSettings
     let workers: Int
     let ifNewer: Bool
+    /// `--if-changed`'s manifests, loaded before the workers fork (nil without it).
+    let manifest: BuildManifest?
+    private let signature: String
     let reporter: BatchReporter
 
 
@@ -20,11 +23,15 @@ final class BatchRunner: Sendable {
     /// Whether inputs run in worker processes (`WorkerPool`); otherwise on threads here.
     let isolated: Bool
 
-    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, reporter: BatchReporter, cpuSeconds: Int?, isolated: Bool = true) {
+    init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, manifest: BuildManifest? = nil, reporter: BatchReporter,
+         cpuSeconds: Int?, isolated: Bool = true) {
         self.jobs = jobs
         self.settings = settings
         self.workers = max(1, min(workers, jobs.count))
         self.ifNewer = ifNewer
+        self.manifest = manifest
+        // The settings' part of every key, made once.
+        signature = manifest == nil ? "" : BuildManifest.signature(settings)
         self.reporter = reporter
         self.cpuSeconds = cpuSeconds
         self.isolated = isolated
@@ -78,19 +85,44 @@ final class BatchRunner: Sendable {
         func ms() -> Int { Int(((Console.now() - t0) * 1000).rounded()) }
         var outcomes = job.outputs.map { BatchReporter.Outcome(output: $0.path, status: .failed, error: $0.failure) }
         var wanted: [Int] = []
+        // --if-changed reads and hashes the input first: its outputs are current when the
+        // manifest's key is this run's and their files are what was written.
+        var data: [UInt8]? = nil, keys: [Int: String] = [:]
+        let inputStamp = manifest == nil ? nil : BuildManifest.stamp(job.input)
+        var inputSHA: String? = nil
+        if let manifest, let inputStamp {
+            // An input stamped as the manifest recorded it is the file that was hashed.
+            let known = Set(job.outputs.filter { $0.failure == nil }.map { manifest.entry(for: $0.path)?.stamps })
+            if known.count == 1, let stamps = known.first!, stamps.input == inputStamp { inputSHA = stamps.inputSHA }
+            if inputSHA == nil, let bytes = try? ImageFile.readImage(job.input, limit: settings.decode.maxMemory) {
+                data = bytes
+                inputSHA = SHA256.hex(bytes)
+            }
+        }
+        if let input = inputSHA {
+            for (i, output) in job.outputs.enumerated() where output.failure == nil {
+                keys[i] = BuildManifest.key(input: input, signature: signature + "\n" + BuildManifest.signature(output))
+            }
+        }
         for (i, output) in job.outputs.enumerated() where output.failure == nil {
-            if ifNewer, let size = upToDateSize(input: job.input, output: output.path) {
-                outcomes[i] = .init(output: output.path, status: .skipped, size: size)
+            if let key = keys[i], let current = current(output.path, key: key) {
+                outcomes[i] = .init(output: output.path, status: .skipped, size: current.0, file: current.1, key: key,
+                                    stamps: BuildManifest.Stamps(input: inputStamp!, inputSHA: inputSHA!, output: current.2))
+            } else if ifNewer, let (size, file) = upToDate(input: job.input, output: output.path) {
+                outcomes[i] = .init(output: output.path, status: .skipped, size: size, file: file)
             } else {
                 wanted.append(i)
             }
         }
         do {
             for i in wanted { try makeParent(of: job.outputs[i].path) }
-            let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, settings)
+            let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, settings, data: data)
             for (i, result) in results {
                 switch result {
-                case .success(let size): outcomes[i] = .init(output: job.outputs[i].path, status: .ok, size: size)
+                case .success(let (size, file)):
+                    let path = job.outputs[i].path
+                    let stamps = inputStamp.flatMap { i in inputSHA.flatMap { s in BuildManifest.stamp(path).map { BuildManifest.Stamps(input: i, inputSHA: s, output: $0) } } }
+                    outcomes[i] = .init(output: path, status: .ok, size: size, file: file, key: keys[i], stamps: stamps)
                 case .failure(let error): outcomes[i].error = ErrorText.describe(error)
                 }
             }
@@ -124,14 +156,35 @@ final class BatchRunner: Sendable {
     /// from its header, goes in the report; an output that cannot be read is rebuilt.
     /// Only a regular file can be up to date: a FIFO, device or pipe output is never
     /// read (that would block), always written.
-    private func upToDateSize(input: String, output: String) -> Size? {
+    private func upToDate(input: String, output: String) -> (Size, BatchReporter.WrittenFile?)? {
         var i = stat(), o = stat()
         guard output != "-", FileName.withCString(input, { stat($0, &i) }) == 0,
               FileName.withCString(output, { stat($0, &o) }) == 0, (o.st_mode & S_IFMT) == S_IFREG,
               (o.st_mtim.tv_sec, o.st_mtim.tv_nsec) >= (i.st_mtim.tv_sec, i.st_mtim.tv_nsec) else { return nil }
-        guard let data = try? ImageFile.readImage(output, limit: settings.decode.maxMemory),
+        return existing(output)
+    }
+
+    /// A regular file on disk as an output: its size from its header, and its file facts.
+    private func existing(_ output: String) -> (Size, BatchReporter.WrittenFile?)? {
+        var o = stat()
+        guard output != "-", FileName.withCString(output, { stat($0, &o) }) == 0, (o.st_mode & S_IFMT) == S_IFREG,
+              let data = try? ImageFile.readImage(output, limit: settings.decode.maxMemory),
               let info = try? ImageCodec.info(data) else { return nil }
-        return info.size
+        return (info.size, settings.fileFacts ? BatchReporter.WrittenFile(data) : nil)
+    }
+
+    /// The output, and its stamp, when the manifest says `key` made it and the file is
+    /// still that one: by its stamp, or else by its bytes' digest.
+    private func current(_ output: String, key: String) -> (Size, BatchReporter.WrittenFile, String)? {
+        guard let entry = manifest?.entry(for: output), entry.key == key, let stamp = BuildManifest.stamp(output) else { return nil }
+        if stamp == entry.stamps.output, let format = ImageFormat.fromExtension(of: output)?.rawValue {
+            var st = stat()
+            _ = FileName.withCString(output) { stat($0, &st) }
+            return (entry.size, BatchReporter.WrittenFile(bytes: Int(st.st_size), format: format, sha256: entry.sha256), stamp)
+        }
+        guard let data = try? ImageFile.read(output, limit: settings.decode.maxMemory) else { return nil }
+        let file = BatchReporter.WrittenFile(data)
+        return file.sha256 == entry.sha256 ? (entry.size, file, stamp) : nil
     }
 
     private func makeParent(of path: String) throws {

@@ -17,6 +17,13 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
             w.string(output.error)
             w.int(output.size?.width ?? -1)
             w.int(output.size?.height ?? -1)
+            w.int(output.file?.bytes ?? -1)
+            w.string(output.file?.format)
+            w.string(output.file?.sha256)
+            w.string(output.key)
+            w.string(output.stamps?.input)
+            w.string(output.stamps?.inputSHA)
+            w.string(output.stamps?.output)
         }
         return w.bytes
     }
@@ -35,7 +42,12 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
             let status = BatchReporter.Status(rawValue: r.string() ?? "") ?? .failed
             let failure = r.string()
             let w = r.int(), h = r.int()
-            outputs.append(.init(output: path, status: status, error: failure, size: w >= 0 && h >= 0 ? Size(width: w, height: h) : nil))
+            let bytes = r.int(), format = r.string(), sha = r.string(), key = r.string()
+            let stampIn = r.string(), stampSHA = r.string(), stampOut = r.string()
+            let stamps = stampIn.flatMap { i in stampSHA.flatMap { s in stampOut.map { BuildManifest.Stamps(input: i, inputSHA: s, output: $0) } } }
+            let file = bytes >= 0 ? BatchReporter.WrittenFile(bytes: bytes, format: format ?? "", sha256: sha ?? "") : nil
+            outputs.append(.init(output: path, status: status, error: failure, size: w >= 0 && h >= 0 ? Size(width: w, height: h) : nil,
+                                 file: file, key: key, stamps: stamps))
         }
         guard r.complete else { return nil }
         self.init(input: input, error: error, warnings: warnings, decodes: decodes, outputs: outputs, milliseconds: ms)

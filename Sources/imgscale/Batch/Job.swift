@@ -10,6 +10,9 @@ struct Job: Sendable {
         let path: String
         let format: ImageFormat?
         let operation: ImageOperation
+        /// For a container of sizes (ICO): the other sizes the same file holds, after
+        /// `operation`'s; empty for every other output.
+        var entries: [ImageOperation] = []
         /// Why this output cannot be made, found while naming it; the rest go on.
         var failure: String? = nil
     }

@@ -5,19 +5,35 @@ import ImageScaler
 /// read or decode failure fails every output and writes none; a write failure fails
 /// that output alone.
 enum JobProcessor {
-    /// Per output asked for (by index into `job.outputs`): its size, or why it failed.
-    /// Throws the error that fails the whole input; the warnings are the input's.
-    /// `decodes` says how the outputs were decoded, for `--verbose`.
-    static func run(_ job: Job, outputs wanted: [Int], _ settings: JobSettings)
-        throws -> (results: [Int: Result<Size, Error>], warnings: [String], decodes: String) {
+    /// Per output asked for (by index into `job.outputs`): its size and file, or why it
+    /// failed. Throws the error that fails the whole input; the warnings are the input's.
+    /// `decodes` says how the outputs were decoded, for `--verbose`. `data` is the input
+    /// when the caller has read it already (`--if-changed` hashed it).
+    static func run(_ job: Job, outputs wanted: [Int], _ settings: JobSettings, data given: [UInt8]? = nil)
+        throws -> (results: [Int: Result<(Size, BatchReporter.WrittenFile?), Error>], warnings: [String], decodes: String) {
         guard !wanted.isEmpty else { return ([:], [], "nothing to do") }
-        let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-                let outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) }
+        let data = try given ?? ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
+                // A container's other sizes are rendered after the outputs, from the same
+        // decodes, each a file of its own that the container's then takes in.
+        var outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) }
+        var entries: [Int: Range<Int>] = [:]
+        for i in wanted where !job.outputs[i].entries.isEmpty {
+            entries[i] = outputs.count ..< outputs.count + job.outputs[i].entries.count
+            outputs += job.outputs[i].entries.map { RenderOutput($0, as: job.outputs[i].format) }
+        }
         let rendered = try ImageOperation.render(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
                                                  settings: settings.render)
-        var results: [Int: Result<Size, Error>] = [:]
-        for (i, result) in zip(wanted, rendered) {
-            results[i] = Result { try ImageFile.write(result.bytes, to: job.outputs[i].path); return result.size }
+        var results: [Int: Result<(Size, BatchReporter.WrittenFile?), Error>] = [:]
+        for (k, i) in wanted.enumerated() {
+            let output = job.outputs[i], result = rendered[k]
+            results[i] = Result {
+                var bytes = result.bytes
+                if let range = entries[i], let format = output.format {
+                    bytes = try format.merge([result.bytes] + rendered[range].map(\.bytes))
+                }
+                try ImageFile.write(bytes, to: output.path)
+                return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes) : nil)
+            }
         }
         // An output's own warnings (a palette it could not have) join the input's.
         var warnings: [String] = []

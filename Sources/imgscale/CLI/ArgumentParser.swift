@@ -17,7 +17,7 @@ enum OptionKind: Sendable {
     case choice([String], aliases: [String: String] = [:])
     /// `512M`, `2G`, bytes.
     case bytes
-    /// `RRGGBB`.
+    /// `RRGGBB`, `RRGGBBAA`, `RGB`, `RGBA`, `transparent` or a CSS colour name.
     case color
     /// A number >= 0.
     case number
@@ -76,15 +76,16 @@ struct OptionSpec: Sendable {
         case .rect: return .rect(try ValueParser.rect(text, option: long))
         case .bytes: return .bytes(try ValueParser.byteSize(text, option: long))
         case .choice(let words, let aliases):
-            let word = aliases[text] ?? text
+            // Values are case-insensitive, as ImageMagick's are (--gravity NORTH, --format JPEG).
+            let word = aliases[text.lowercased()] ?? text.lowercased()
             guard words.contains(word) else {
                 throw UsageError(message: "--\(long) must be one of \(words.joined(separator: "|")), not '\(text)'"
                                  + Suggestion.hint(text, among: words))
             }
             return .text(word)
         case .color:
-            guard let colour = RGBColor(hex: text) else {
-                throw UsageError(message: "--\(long) must be RRGGBB hex, like ffffff, not '\(text)'")
+            guard let colour = RGBColor(parsing: text) else {
+                throw UsageError(message: "--\(long) must be RRGGBB, RRGGBBAA, RGB or RGBA hex, 'transparent' or a CSS colour name, like ffffff or navy, not '\(text)'")
             }
             return .color(colour)
         case .number:
@@ -128,6 +129,13 @@ struct ParsedArguments {
     func bytes(_ long: String) -> Int? { last(long) { if case .bytes(let v) = $0 { v } else { nil } } }
     func color(_ long: String) -> RGBColor? { last(long) { if case .color(let v) = $0 { v } else { nil } } }
     func number(_ long: String) -> Double? { last(long) { if case .number(let v) = $0 { v } else { nil } } }
+    /// Every number given, in order (a repeated `--scale`).
+    func numbers(_ long: String) -> [Double] { (typed[long] ?? []).compactMap { if case .number(let v) = $0 { v } else { nil } } }
+    /// Every word a repeatable `.choice` option was given, in order, as enum values.
+    func choices<T: RawRepresentable>(_ long: String, as: T.Type) -> [T] where T.RawValue == String {
+        (typed[long] ?? []).compactMap { if case .text(let word) = $0 { T(rawValue: word) } else { nil } }
+    }
+
     /// A `.choice` option's word as an enum value (the table guarantees it parses).
     func choice<T: RawRepresentable>(_ long: String, as: T.Type) -> T? where T.RawValue == String {
         last(long) { if case .text(let word) = $0 { T(rawValue: word) } else { nil } }

@@ -11,14 +11,16 @@ enum Commands {
     static let outputOptions: [OptionSpec] = [
         OptionSpec("output", short: "o", value: "OUTPUT", "output file for a single input ('-' for stdout)"),
         OptionSpec("out-dir", value: "DIR", "write each output into DIR (created if needed)"),
-        OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} {dir} {w} {h} (default {name})"),
+        OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} (the output format's) {dir} {w} {h} (as asked) {width} {height} (as made) {scale} {at} (default {name})"),
         OptionSpec("format", value: ImageFormat.writable.map(\.rawValue).joined(separator: "|"),
-                   .choice(ImageFormat.writable.map(\.rawValue), aliases: ["jpg": "jpeg"]), "output format, replacing the name's extension"),
+                   .choice(ImageFormat.writable.map(\.rawValue), aliases: ["jpg": "jpeg"]),
+                   "output format, replacing the name's extension; repeat it to write each size in each format from one decode",
+                   repeatable: true),
         OptionSpec("quality", value: "N", .int(1...100), "JPEG, WebP, AVIF and HEIC quality 1-100 (default: JPEG 85, WebP 80, AVIF/HEIC 50)"),
         OptionSpec("lossless", "write lossless WebP"),
         OptionSpec("effort", value: "N", .int(0...9), "WebP (0-6), AVIF and HEIC (0-9) effort: more CPU for smaller files (default 4)"),
         OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
-        OptionSpec("background", value: "RRGGBB", .color, "colour behind alpha in JPEG output, --flatten and fit --pad (default ffffff)"),
+        OptionSpec("background", value: "COLOUR", .color, "colour behind alpha in JPEG output, --flatten and fit --pad: RRGGBB, RRGGBBAA, RGB, RGBA, transparent or a CSS name (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
         OptionSpec("subsampling", value: "444|422|420", .choice(ChromaSubsampling.allCases.map(\.rawValue)), "JPEG chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
@@ -36,6 +38,7 @@ enum Commands {
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
         OptionSpec("if-newer", "skip inputs whose output exists and is not older"),
+        OptionSpec("if-changed", "skip outputs made from these same input bytes and options by this imgscale (a .imgscale-manifest beside them; works after git clone)"),
         OptionSpec("shard", value: "K/N", "process only the K-th of N slices of the inputs"),
         OptionSpec("report", value: "PATH", "write a JSON line per input to PATH ('-' = stdout)"),
         OptionSpec("progress", value: "auto|always|never", .choice(["auto", "always", "never"]), "progress on stderr (default auto: only on a terminal)"),
@@ -51,6 +54,10 @@ enum Commands {
         guard d > 0, d <= 100_000 else { throw UsageError(message: "--density must be above 0 and at most 100000, not '\(args.value("density") ?? "")'") }
         return d
     }
+
+    static let scaleOption = OptionSpec("scale", value: "N", .number,
+                                        "multiply every --size by N (1, 1.5, 2, 3) for a density set; repeat it; {scale} and {at} (@2x, empty for 1) name them",
+                                        repeatable: true)
 
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
                                          "nearest box bilinear hamming bicubic lanczos (default bilinear)")
@@ -77,12 +84,13 @@ enum Commands {
             --from limits the source to a rect (clipped to the image) before the aspect fill.
             Several --size values make one output each from a single decode, named by --name
             (which then needs {w} or {h}); each is byte for byte what a run with that size alone makes.
+            An .ico output (-o favicon.ico, or --format ico) holds every --size in the one file.
             {dir} in --name is the input's directory as given; outputs must stay inside --out-dir.
 
             """ + filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode", repeatable: true),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
-                      originOption, gravityOption, filterOption, noUpscaleOption] + outputOptions,
+                      originOption, gravityOption, filterOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in try runImages(args, operations: try fillOperations(args)) }),
         CommandSpec(
             name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
@@ -104,7 +112,7 @@ enum Commands {
             details: filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs", repeatable: true),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
-                      filterOption, noUpscaleOption] + outputOptions,
+                      filterOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in
                 let sizes = args.sizes("size")
                 guard !sizes.isEmpty else { throw UsageError(message: "fit needs --size WxH") }
@@ -137,7 +145,7 @@ enum Commands {
             run: runPlan),
         CommandSpec(
             name: "convert", summary: "Decode and re-encode; the output format follows the output's extension.",
-            usage: "imgscale convert INPUT... (-o OUTPUT | --out-dir DIR) [--size WxH] [--quality N] [--compression N] [--background RRGGBB]",
+            usage: "imgscale convert INPUT... (-o OUTPUT | --out-dir DIR) [--size WxH] [--quality N] [--compression N] [--background COLOUR]",
             examples: ["imgscale convert photo.png -o photo.jpg --quality 90",
                        "imgscale convert --size 1600x --no-upscale scan.png -o scan.jpg",
                        "imgscale convert logo.png -o logo.jpg --background 000000",
@@ -258,7 +266,29 @@ enum Commands {
         return sizes.map { .fill($0, from: args.rect("from"), origin: origin(args), gravity: gravity) }
     }
 
-    static func runImages(_ args: ParsedArguments, operations: [ImageOperation]) throws -> Int32 {
+    /// `operation` for a density set's `scale`: its size multiplied, rounded to nearest.
+    static func scaled(_ operation: ImageOperation, by scale: Double) -> ImageOperation {
+        func times(_ size: Size) -> Size {
+            func side(_ v: Int) -> Int { v == Size.unbounded ? v : max(1, Int((Double(v) * scale).rounded())) }
+            return Size(width: side(size.width), height: side(size.height))
+        }
+        switch operation {
+        case .fill(let size, let from, let origin, let gravity): return .fill(times(size), from: from, origin: origin, gravity: gravity)
+        case .fit(let size, let pad): return .fit(times(size), pad: pad)
+        case .crop, .convert: return operation
+        }
+    }
+
+    static func runImages(_ args: ParsedArguments, operations given: [ImageOperation]) throws -> Int32 {
+        let scales = args.numbers("scale")
+        if let bad = scales.first(where: { !($0 > 0 && $0 <= 16) }) {
+            throw UsageError(message: "--scale must be above 0 and at most 16, not '\(BatchPlanner.scaleText(bad))'")
+        }
+        if !scales.isEmpty && given.contains(where: { $0.requestedSize == nil }) {
+            throw UsageError(message: "--scale multiplies --size, which this command was not given")
+        }
+        // Each scale of each size, scale by scale (icon.png, icon@2x.png, ...).
+        let operations = scales.isEmpty ? given : scales.flatMap { s in given.map { scaled($0, by: s) } }
         var settings = JobSettings()
         if let q = args.int("quality") { settings.encode.quality = q }
         if let c = args.int("compression") { settings.encode.compression = c }
@@ -279,13 +309,34 @@ enum Commands {
         settings.render.keepMetadata = args.has("keep-metadata")
         settings.decode.toSRGB = args.has("to-srgb")
         settings.decode.density = try density(args)
+        settings.fileFacts = args.has("report") || args.has("if-changed")
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = args.int("jobs") ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"
-        let jobs = try BatchPlanner(args: args, operations: operations, limit: settings.decode.maxMemory).jobs()
+        let planning = settings
+        let jobs = try BatchPlanner(args: args, operations: operations, limit: settings.decode.maxMemory,
+                                    scales: scales.isEmpty ? nil : scales.flatMap { s in given.map { _ in s } },
+                                    produced: { input, operations, format in
+                                        Result {
+                                            let data = try ImageFile.readImage(input, limit: planning.decode.maxMemory)
+                                            let outputs = operations.map { RenderOutput($0, as: format) }
+                                            return try ImageOperation.plan(data, outputs: outputs, decode: planning.decode, encode: planning.encode,
+                                                                           settings: planning.render).outputs.map(\.size)
+                                        }
+                                    }).jobs()
         let outputs = jobs.flatMap(\.outputs)
         for operation in operations {
             try checkExactSize(operation, formats: Set(outputs.compactMap(\.format)), maxPixels: settings.decode.maxPixels)
+        }
+        if !settings.encode.background.isOpaque {
+            let given = args.value("background") ?? ""
+            if settings.encode.flatten {
+                throw UsageError(message: "--flatten needs an opaque --background, not '\(given)': a flattened image has no alpha to be transparent with")
+            }
+            if let format = outputs.compactMap(\.format).first(where: { !$0.holdsAlpha }) {
+                throw UsageError(message: "--background '\(given)' has alpha, which \(format.displayName) cannot hold; give an opaque colour, or write "
+                                 + ImageFormat.names(ImageFormat.writable.filter(\.holdsAlpha), or: true))
+            }
         }
         warnAboutUnusedOptions(args, outputs: outputs)
         // A core no worker uses goes to the single images: decode-ahead, split JPEG regions.
@@ -310,8 +361,18 @@ enum Commands {
         // IMGSCALE_IN_PROCESS=1 runs inputs on threads of this process, unprotected: for
         // measuring what the worker processes cost.
         let isolated = getenv("IMGSCALE_IN_PROCESS").map { String(cString: $0) != "1" } ?? true
-        return BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), reporter: reporter,
-                           cpuSeconds: cpu > 0 ? cpu : nil, isolated: isolated).run()
+        var manifest: BuildManifest? = nil
+        if args.has("if-changed") {
+            let (loaded, warnings) = BuildManifest.load(outputs: outputs.map(\.path))
+            for warning in warnings { Console.err("imgscale: warning: \(warning)") }
+            manifest = loaded
+        }
+        let status = BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), manifest: manifest,
+                                 reporter: reporter, cpuSeconds: cpu > 0 ? cpu : nil, isolated: isolated).run()
+        if let manifest, status != 130 {
+            for warning in BuildManifest.write(reporter.made, over: manifest) { Console.err("imgscale: warning: \(warning)") }
+        }
+        return status
     }
 
     /// The commands `plan` can show the plan of, and the options it adds to theirs: the

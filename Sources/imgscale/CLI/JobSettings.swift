@@ -5,4 +5,7 @@ struct JobSettings: Sendable {
     var decode = DecodeOptions()
     var encode = EncodeOptions()
     var render = RenderSettings()
+    /// Whether each output's length, format and SHA-256 are wanted (`--report`,
+    /// `--if-changed`); hashing is not paid for otherwise.
+    var fileFacts = false
 }

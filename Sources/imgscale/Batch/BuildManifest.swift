@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ImageScaler
+
+/// What `--if-changed` knows about the outputs it made: a sidecar file,
+/// `.imgscale-manifest`, in each output directory, with one line per output: the key of
+/// what made it (SHA-256 over imgscale's version, the input's bytes and every option that
+/// changes the output's bytes) and the SHA-256 of the file written. An output is skipped
+/// when its line's key is the key of this run and the file on disk still has that digest.
+/// A sidecar rather than extended attributes: git, tar, CI caches and tmpfs all keep a
+/// plain file, and none of them loses it the way they drop xattrs; mtimes play no part,
+/// so a fresh `git clone` skips as well as the checkout that made the outputs.
+///
+/// The file is text: a first line `imgscale-manifest 1`, then
+/// `KEY SHA256 WxH OUTPUTSTAMP INPUTSTAMP INPUTSHA NAMEHEX`, the name as hex bytes (any
+/// file name, one field). A file that does not parse is foreign or
+/// corrupt: ignored with one warning, its outputs remade, and replaced. A line lost to two
+/// runs racing on one directory only costs a remake: a skip needs a key and a digest that
+/// both match.
+struct BuildManifest: Sendable {
+    struct Entry: Equatable, Sendable {
+        let key: String
+        let sha256: String
+        /// The output's size, so a current output is reported without parsing it.
+        let size: Size
+        /// What the run knew of the files (`Stamps`).
+        let stamps: Stamps
+    }
+
+    /// What lets a rerun skip reading files, as git's index does: the input's and the
+    /// output's inode, length, mtime and ctime (ctime moves on every change and cannot
+    /// be set back), and the input's SHA-256 when it had that stamp. A file whose stamp
+    /// differs (every file after a clone) is read and hashed; one whose stamp matches is
+    /// the file that was hashed.
+    struct Stamps: Hashable, Sendable {
+        let input: String
+        let inputSHA: String
+        let output: String
+    }
+
+    /// `ino-size-mtime-ctime` (nanoseconds) of a regular file; nil for anything else.
+    static func stamp(_ path: String) -> String? {
+        var st = stat()
+        guard path != "-", FileName.withCString(path, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return "\(st.st_ino)-\(st.st_size)-\(st.st_mtim.tv_sec)\(nanos(st.st_mtim.tv_nsec))-\(st.st_ctim.tv_sec)\(nanos(st.st_ctim.tv_nsec))"
+    }
+
+    private static func nanos(_ n: Int) -> String {
+        let s = String(n)
+        return String(repeating: "0", count: max(0, 9 - s.count)) + s
+    }
+
+    static let fileName = ".imgscale-manifest"
+    static let header = "imgscale-manifest 1"
+
+    /// Per output directory (as `ImageFile.split` gives it), per file name.
+    private(set) var directories: [String: [String: Entry]] = [:]
+
+    /// The manifests of the directories `paths` are in; the warnings for those ignored.
+    static func load(outputs paths: [String]) -> (BuildManifest, [String]) {
+        var manifest = BuildManifest(), warnings: [String] = []
+        for dir in Set(paths.filter { $0 != "-" }.map { ImageFile.split($0).dir }) {
+            let path = dir + fileName
+            guard let bytes = try? ImageFile.read(path, limit: 64 << 20) else { continue }
+            if let entries = parse(bytes) {
+                manifest.directories[dir] = entries
+            } else {
+                warnings.append("\(FileName.display(path)) is not an imgscale manifest; ignoring it, so its directory's outputs are remade")
+            }
+        }
+        return (manifest, warnings)
+    }
+
+    static func parse(_ bytes: [UInt8]) -> [String: Entry]? {
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard let first = lines.first, String(decoding: first, as: UTF8.self) == header else { return nil }
+        var entries: [String: Entry] = [:]
+        for line in lines.dropFirst() where !line.isEmpty {
+            let fields = String(decoding: line, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count == 7, SHA256.isDigest(fields[0]), SHA256.isDigest(fields[1]), SHA256.isDigest(fields[5]),
+                  case let sides = fields[2].split(separator: "x", omittingEmptySubsequences: false), sides.count == 2,
+                  let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0, isStamp(fields[3]), isStamp(fields[4]),
+                  let name = unhex(fields[6]), !name.isEmpty, !name.contains(0x2F), !name.contains(0) else { return nil }
+            entries[FileName.decode(name)] = Entry(key: String(fields[0]), sha256: String(fields[1]), size: Size(width: w, height: h),
+                                                   stamps: Stamps(input: String(fields[4]), inputSHA: String(fields[5]), output: String(fields[3])))
+        }
+        return entries
+    }
+
+    private static func isStamp(_ text: Substring) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 30 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+    }
+
+    private static func unhex(_ text: Substring) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let v = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+
+    func entry(for path: String) -> Entry? {
+        let (dir, name) = ImageFile.split(path)
+        return directories[dir]?[name]
+    }
+
+    /// What a run's settings contribute to every key: everything that changes the bytes
+    /// written (not the thread count, the limits or the reports). Made once a run.
+    static func signature(_ settings: JobSettings) -> String {
+        let d = settings.decode, r = settings.render
+        return ["imgscale \(Commands.version)", String(reflecting: settings.encode), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)",
+                "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)"].joined(separator: "\n")
+    }
+
+    /// What one output spec contributes: its operation, its container's other sizes and
+    /// its format.
+    static func signature(_ output: Job.Output) -> String {
+        ([output.operation] + output.entries).map(describe).joined(separator: " ") + " " + (output.format?.rawValue ?? "own")
+    }
+
+    /// An operation with every value it holds, spelled out (no reflection: it is made per
+    /// input and output).
+    private static func describe(_ operation: ImageOperation) -> String {
+        func rect(_ r: Rect?) -> String { r.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
+        switch operation {
+        case .fill(let s, let from, let origin, let gravity):
+            return "fill \(s.width)x\(s.height) \(rect(from)) \(origin.rawValue) \(gravity.rawValue)"
+        case .crop(let r, let origin): return "crop \(rect(r)) \(origin.rawValue)"
+        case .fit(let s, let pad): return "fit \(s.width)x\(s.height) \(pad?.hex ?? "-")"
+        case .convert: return "convert"
+        }
+    }
+
+    /// The key of an output of `signature` (settings and output) made from an input whose
+    /// bytes hash to `input`.
+    static func key(input: String, signature: String) -> String {
+        SHA256.hex(Array((input + "\n" + signature).utf8))
+    }
+
+    /// Each directory's manifest with `made` (output path -> entry) merged into what is
+    /// on disk now, written atomically; warnings for those that could not be written.
+    static func write(_ made: [String: Entry], over loaded: BuildManifest) -> [String] {
+        var byDirectory: [String: [String: Entry]] = [:]
+        for (path, entry) in made where path != "-" {
+            let (dir, name) = ImageFile.split(path)
+            byDirectory[dir, default: loaded.directories[dir] ?? [:]][name] = entry
+        }
+        var warnings: [String] = []
+        for (dir, entries) in byDirectory {
+            var text = header + "\n"
+            for name in entries.keys.sorted() {
+                let e = entries[name]!
+                text += "\(e.key) \(e.sha256) \(e.size.width)x\(e.size.height) \(e.stamps.output) \(e.stamps.input) \(e.stamps.inputSHA) "
+                    + SHA256.hex(digest: FileName.bytes(name)) + "\n"
+            }
+            do {
+                try ImageFile.write(Array(text.utf8), to: dir + fileName)
+            } catch {
+                warnings.append("cannot write \(FileName.display(dir + fileName)): \(ErrorText.describe(error)); the next --if-changed run remakes its outputs")
+            }
+        }
+        return warnings
+    }
+}
