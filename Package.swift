@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
         // What the test targets share to reach their outside references (python3 and Pillow).
         .target(name: "TestReferences", path: "Tests/TestReferences"),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "TestReferences"]),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "CHashShim", "TestReferences"]),
         .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageCompare", "ImageScalerTesting", "TestReferences"]),
     ],
     swiftLanguageModes: [.v6]
