@@ -29,10 +29,11 @@ struct CLI {
     static let testdata = root + "/../shared/testdata"
 
     @discardableResult
-    static func run(_ args: [String], stdin: Data? = nil, cwd: String? = nil) -> Result {
+    static func run(_ args: [String], stdin: Data? = nil, cwd: String? = nil, environment: [String: String] = [:]) -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let input = Pipe()
         p.standardInput = input
         return collect(p, cwd: cwd) {
