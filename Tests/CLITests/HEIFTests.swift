@@ -107,6 +107,16 @@ final class HEIFTests: XCTestCase {
         // The same options give the same bytes; quality and effort change them.
         XCTAssertEqual(CLI.run(["fit", "--size", "320x", scene, "-o", dir + "/again.avif"]).status, 0)
         XCTAssertEqual(CLI.bytes(dir + "/again.avif"), CLI.bytes(dir + "/s.avif"))
+        // The bytes do not depend on scheduling: the same pinned to one core, beside two
+        // other encodes, and at -j1 in a batch.
+        let pinned = CLI.sh("taskset -c 0 \"$IMGSCALE\" fit --size 320x '\(scene)' -o '\(dir)/pinned.avif'")
+        if pinned.status == 0 { XCTAssertEqual(CLI.bytes(dir + "/pinned.avif"), CLI.bytes(dir + "/s.avif"), "one core") }
+        XCTAssertEqual(CLI.sh("""
+            for i in 1 2 3; do "$IMGSCALE" fit --size 320x '\(scene)' -o '\(dir)/busy'$i.avif & done; wait
+            """).status, 0)
+        for i in 1...3 { XCTAssertEqual(CLI.bytes(dir + "/busy\(i).avif"), CLI.bytes(dir + "/s.avif"), "contended \(i)") }
+        XCTAssertEqual(CLI.run(["fit", "-j1", "--size", "320x", scene, "--out-dir", dir + "/j1", "--format", "avif"]).status, 0)
+        XCTAssertEqual(CLI.bytes(dir + "/j1/scene-640x427.avif"), CLI.bytes(dir + "/s.avif"), "-j1")
         XCTAssertEqual(CLI.run(["fit", "--size", "320x", "--quality", "20", "--effort", "2", scene, "-o", dir + "/q.avif"]).status, 0)
         XCTAssertLessThan(CLI.bytes(dir + "/q.avif")!.count, CLI.bytes(dir + "/s.avif")!.count)
         // Alpha is kept; heif-convert reads what we write as we do.
