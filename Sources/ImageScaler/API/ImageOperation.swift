@@ -40,15 +40,9 @@ public enum ImageOperation: Sendable {
     /// rows and columns the filter reads. The small result is turned upright.
     public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true,
                         filter: Filter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
-        var decoder = try ImageFormat.decoder(for: data, options: decode)
-        var operation = self
-        if decoder.capabilities.drawsAtAnySize {
-            let place = try VectorPlacement(self, intrinsic: decoder.info.size, upscale: true)
-            guard let drawn = try decoder.drawn(at: place.drawSize) else { throw DecodeError.unknownFormat }
-            (decoder, operation) = (drawn, place.operation)
-        }
+        let (decoder, drawn) = try VectorPlacement.drawing(self, from: try ImageFormat.decoder(for: data, options: decode), upscale: true)
         try decode.check(decoder.info.size)
-        operation = try operation.resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
+        let operation = try drawn.resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
         let plan = try RenderPlan(operation, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
                                   format: nil, palette: false, autoOrient: autoOrient, filter: filter)
         try plan.checkLimits(pixels: decode.maxPixels, format: nil)

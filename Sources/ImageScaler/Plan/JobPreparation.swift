@@ -31,9 +31,8 @@ struct JobPreparation {
             return [try JobPreparation(data, decoder: found, outputs: outputs, decode: decode, encode: encode, settings: settings)]
         }
         return try outputs.map { output in
-            let place = try VectorPlacement(output.operation, intrinsic: found.info.size, upscale: settings.upscale)
-            guard let drawn = try found.drawn(at: place.drawSize) else { throw DecodeError.unknownFormat }
-            return try JobPreparation(data, decoder: drawn, outputs: [RenderOutput(place.operation, as: output.format)],
+            let (drawn, operation) = try VectorPlacement.drawing(output.operation, from: found, upscale: settings.upscale)
+            return try JobPreparation(data, decoder: drawn, outputs: [RenderOutput(operation, as: output.format)],
                                       decode: decode, encode: encode, settings: settings)
         }
     }

@@ -53,6 +53,16 @@ struct VectorPlacement {
         }
     }
 
+    /// For a drawn picture: the decoder of it drawn where `operation` needs it, and the
+    /// operation that finishes those pixels; stored pixels come back as they are.
+    static func drawing(_ operation: ImageOperation, from decoder: any RowDecoder,
+                        upscale: Bool) throws -> (decoder: any RowDecoder, operation: ImageOperation) {
+        guard decoder.capabilities.drawsAtAnySize else { return (decoder, operation) }
+        let place = try VectorPlacement(operation, intrinsic: decoder.info.size, upscale: upscale)
+        guard let drawn = try decoder.drawn(at: place.drawSize) else { throw DecodeError.unknownFormat }
+        return (drawn, place.operation)
+    }
+
     private init(drawSize: Size, operation: ImageOperation) {
         self.drawSize = drawSize
         self.operation = operation

@@ -177,10 +177,10 @@ final class BatchRunner: Sendable {
     /// still that one: by its stamp, or else by its bytes' digest.
     private func current(_ output: String, key: String) -> (Size, BatchReporter.WrittenFile, String)? {
         guard let entry = manifest?.entry(for: output), entry.key == key, let stamp = BuildManifest.stamp(output) else { return nil }
-        if stamp == entry.stamps.output, let format = ImageFormat.fromExtension(of: output)?.rawValue {
-            var st = stat()
-            _ = FileName.withCString(output) { stat($0, &st) }
-            return (entry.size, BatchReporter.WrittenFile(bytes: Int(st.st_size), format: format, sha256: entry.sha256), stamp)
+        // The stamp is ino-length-mtime-ctime: its second field is the file's length.
+        if stamp == entry.stamps.output, let format = ImageFormat.fromExtension(of: output)?.rawValue,
+           let length = Int(stamp.split(separator: "-")[1]) {
+            return (entry.size, BatchReporter.WrittenFile(bytes: length, format: format, sha256: entry.sha256), stamp)
         }
         guard let data = try? ImageFile.read(output, limit: settings.decode.maxMemory) else { return nil }
         let file = BatchReporter.WrittenFile(data)
