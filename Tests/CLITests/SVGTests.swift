@@ -184,7 +184,10 @@ final class SVGTests: XCTestCase {
             let start = Date()
             let r = run(["fill", "--size", "32x32", dir + "/\(name).svg", dir + "/refs.svg", "--out-dir", dir + "/out-\(name)",
                              "--name", "{stem}.png"])
-            XCTAssertLessThan(Date().timeIntervalSince(start), 10, name)
+            // 10 s as users run it; the sanitized run shares the cores with the TSan build
+            // and tests, and its <use> case (3.4 s plain) has taken 11 s there.
+            let sanitized = ProcessInfo.processInfo.environment["IMGSCALE_SANITIZED"] == "1"
+            XCTAssertLessThan(Date().timeIntervalSince(start), sanitized ? 30 : 10, name)
             XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
             let lines = r.stderr.split(separator: "\n").filter { $0.contains("\(name).svg") }
             XCTAssertEqual(lines.count, 1, "\(name): \(r.stderr)")
