@@ -16,13 +16,14 @@ static void quiet(cmsContext context, cmsUInt32Number code, const char *text) {
     (void)text;
 }
 
-clcms_transform *clcms_to_srgb(const uint8_t *icc, uint32_t icc_length, int layout,
-                               char *err, size_t err_size) {
+static clcms_transform *to_srgb(const uint8_t *icc, uint32_t icc_length, int layout, int wide,
+                                char *err, size_t err_size) {
     static const cmsUInt32Number inputs[7] = {0, TYPE_GRAY_8, TYPE_GRAYA_8, TYPE_RGB_8, TYPE_RGBA_8,
                                               TYPE_CMYK_8, TYPE_CMYK_8_REV};
+    static const cmsUInt32Number wide_inputs[5] = {0, TYPE_GRAY_16, TYPE_GRAYA_16, TYPE_RGB_16, TYPE_RGBA_16};
     static const cmsColorSpaceSignature spaces[7] = {0, cmsSigGrayData, cmsSigGrayData, cmsSigRgbData,
                                                      cmsSigRgbData, cmsSigCmykData, cmsSigCmykData};
-    if (layout < 1 || layout > 6) {
+    if (layout < 1 || layout > (wide ? 4 : 6)) {
         snprintf(err, err_size, "unsupported pixel layout");
         return NULL;
     }
@@ -51,8 +52,13 @@ clcms_transform *clcms_to_srgb(const uint8_t *icc, uint32_t icc_length, int layo
     cmsUInt32Number output = layout == CLCMS_GRAY ? TYPE_GRAY_8
                            : layout == CLCMS_GRAY_ALPHA ? TYPE_GRAYA_8
                            : layout == CLCMS_RGBA ? TYPE_RGBA_8 : TYPE_RGB_8;
+    /* A 16-bit layout goes out as it came in (no CMYK reaches 16 bits). */
+    if (wide) {
+        output = wide_inputs[layout];
+    }
     cmsUInt32Number flags = (layout == CLCMS_GRAY_ALPHA || layout == CLCMS_RGBA) ? cmsFLAGS_COPY_ALPHA : 0;
-    cmsHTRANSFORM t = out ? cmsCreateTransform(in, inputs[layout], out, output, INTENT_PERCEPTUAL, flags) : NULL;
+    cmsHTRANSFORM t = out ? cmsCreateTransform(in, wide ? wide_inputs[layout] : inputs[layout], out, output,
+                                               INTENT_PERCEPTUAL, flags) : NULL;
     cmsCloseProfile(in);
     if (out) {
         cmsCloseProfile(out);
@@ -69,6 +75,16 @@ clcms_transform *clcms_to_srgb(const uint8_t *icc, uint32_t icc_length, int layo
     }
     result->transform = t;
     return result;
+}
+
+clcms_transform *clcms_to_srgb(const uint8_t *icc, uint32_t icc_length, int layout,
+                               char *err, size_t err_size) {
+    return to_srgb(icc, icc_length, layout, 0, err, err_size);
+}
+
+clcms_transform *clcms_to_srgb16(const uint8_t *icc, uint32_t icc_length, int layout,
+                                 char *err, size_t err_size) {
+    return to_srgb(icc, icc_length, layout, 1, err, err_size);
 }
 
 void clcms_apply(clcms_transform *t, const uint8_t *src, uint8_t *dst, size_t pixels) {

@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The image data of an 8-bit PNG (png_idat.c): rows filtered and deflated into IDAT
-   chunks, then IEND, appended to the header chunks libpng wrote. Rows are 1-4
-   samples per pixel, top row first. With filter 0 every row is written unfiltered
+/* The image data of a PNG (png_idat.c): rows filtered and deflated into IDAT
+   chunks, then IEND, appended to the header chunks libpng wrote. Rows are `channels`
+   bytes per pixel (1-4 8-bit samples, or up to 8 bytes of 16-bit ones), top row first. With filter 0 every row is written unfiltered
    (palette indices, as libpng does). */
 typedef struct cpng_idat cpng_idat;
 

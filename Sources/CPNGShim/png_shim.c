@@ -422,7 +422,7 @@ static void writer_destroy(cpng_writer *w) {
     free(w);
 }
 
-cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int compression_level,
+cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int bit_depth, int compression_level,
                               const cpng_metadata *metadata, char *err, size_t err_size) {
     static const int color_types[5] = {
         -1, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
@@ -431,8 +431,13 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         copy_message(err, err_size, "unsupported channel count");
         return NULL;
     }
+    if (bit_depth != 8 && bit_depth != 16) {
+        copy_message(err, err_size, "unsupported bit depth");
+        return NULL;
+    }
     /* Set once, before the setjmp below, and never changed after it. */
-    const int palette = metadata && metadata->palette && metadata->palette_size > 0 && metadata->palette_size <= 256;
+    const int palette = bit_depth == 8 && metadata && metadata->palette && metadata->palette_size > 0
+                        && metadata->palette_size <= 256;
     cpng_writer *w = calloc(1, sizeof *w);
     if (!w) {
         copy_message(err, err_size, "out of memory");
@@ -483,7 +488,7 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
             png_set_tRNS(w->png, w->info, alphas, last_translucent + 1, NULL);
         }
     } else {
-        png_set_IHDR(w->png, w->info, width, height, 8, color_types[channels], PNG_INTERLACE_NONE,
+        png_set_IHDR(w->png, w->info, width, height, bit_depth, color_types[channels], PNG_INTERLACE_NONE,
                      PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     }
     if (metadata && metadata->icc && metadata->icc_length) {
@@ -512,7 +517,8 @@ cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int
         png_set_text(w->png, w->info, &text, 1);
     }
     png_write_info(w->png, w->info);
-    w->idat = cpng_idat_open(width, palette ? 1 : channels, compression_level, !palette,
+    /* The filters work on bytes, a 16-bit pixel being 2 bytes a channel. */
+    w->idat = cpng_idat_open(width, palette ? 1 : channels * bit_depth / 8, compression_level, !palette,
                              w->sink.bytes, w->sink.size, w->sink.capacity);
     if (!w->idat) {
         png_error(w->png, "out of memory");

@@ -22,6 +22,10 @@ enum {
 clcms_transform *clcms_to_srgb(const uint8_t *icc, uint32_t icc_length, int layout,
                                char *err, size_t err_size);
 
+/* The same for 16-bit samples in native byte order, gray to RGBA layouts only. */
+clcms_transform *clcms_to_srgb16(const uint8_t *icc, uint32_t icc_length, int layout,
+                                 char *err, size_t err_size);
+
 /* Converts `pixels` pixels from src to dst (dst holds the output layout: CMYK gives RGB). */
 void clcms_apply(clcms_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);
 

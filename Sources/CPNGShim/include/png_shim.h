@@ -72,11 +72,12 @@ int cpng_reader_profile_warning(const cpng_reader *reader, char *message, size_t
 
 void cpng_reader_close(cpng_reader *reader);
 
-/* Encodes 8-bit rows with 1-4 channels, top row first, into memory. After a successful
+/* Encodes rows of 1-4 channels, top row first, into memory: 8-bit samples, or with
+   bit_depth 16 two big-endian bytes per sample (no palette). After a successful
    finish, *out is a malloc'd buffer the caller releases with cpng_free; close the
    writer in every case. */
 typedef struct cpng_writer cpng_writer;
-cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int compression_level,
+cpng_writer *cpng_writer_open(uint32_t width, uint32_t height, int channels, int bit_depth, int compression_level,
                               const cpng_metadata *metadata, char *err, size_t err_size);
 int cpng_writer_write_rows(cpng_writer *writer, const uint8_t *pixels, size_t stride, uint32_t rows,
                            char *err, size_t err_size);

@@ -4,6 +4,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case failed(ImageFormat, String)
     /// imgscale reads this format but does not write it.
     case unsupported(ImageFormat)
+    /// The format holds only 8-bit samples and 16 were asked for.
+    case noSixteenBits(ImageFormat)
     /// The rows ran out before the image was complete (the decoder stopped early).
     case incomplete(rows: Int, of: Int)
 
@@ -11,6 +13,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .failed(let format, let message): return "\(format.displayName) encoding failed: \(message)"
         case .unsupported(let format): return "imgscale does not write \(format.displayName)"
+        case .noSixteenBits(let format):
+            return "\(format.displayName) holds 8-bit samples only; 16 bits can be written as \(ImageFormat.names(ImageFormat.sixteenBitFormats, or: true))"
         case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"
         }
     }

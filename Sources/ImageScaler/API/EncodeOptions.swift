@@ -16,6 +16,8 @@ public struct EncodeOptions: Sendable {
     public var flatten: Bool = false
     /// Write PNGs of at most 256 colours as palette images.
     public var palette: Bool = false
+    /// The bits per sample written.
+    public var depth: EncodeOptions.Depth = .eight
     /// An ICC profile to embed unchanged, or nil for none.
     public var iccProfile: [UInt8]? = nil
     /// An EXIF block (TIFF structure) to embed unchanged, or nil for none.
@@ -24,6 +26,18 @@ public struct EncodeOptions: Sendable {
     public var xmp: [UInt8]? = nil
 
     public init() {}
+
+    /// Bits per sample in the output.
+    public enum Depth: String, Sendable, CaseIterable {
+        /// 8 bits, whatever the input's depth (the default, as libvips and sharp).
+        case eight = "8"
+        /// 16 bits, kept from a 16-bit input through every stage (8-bit inputs widened
+        /// exactly); only formats that hold 16 bits can be written so.
+        case sixteen = "16"
+        /// The input's depth where the output format holds it (and no palette is asked
+        /// for), else 8.
+        case auto
+    }
 
     /// The ICC, EXIF and XMP blocks as buffers (empty when absent), for a C encoder.
     func withMetadata<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {

@@ -132,7 +132,7 @@ public enum ImageOperation: Sendable {
         let decodes = RenderExecutor.passes(job.plans).map { pass in
             JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass),
                            outputs: pass.outputs.map { $0 + firstOutput }, drawn: drawn)
-        } + job.plans.indices.filter { job.plans[$0].path == .whole }.map { i in
+        } + job.plans.indices.filter { [.whole, .wide].contains(job.plans[$0].path) }.map { i in
             JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i + firstOutput],
                            drawn: drawn)
         }
@@ -142,7 +142,8 @@ public enum ImageOperation: Sendable {
             let metadata = [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
                             options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
             return JobPlan.Output(operation: plan.operation.summary, size: plan.output, path: "\(plan.path)", stages: job.stages(i),
-                                  format: format, settings: format.codec.writer?.settings(options) ?? [], metadata: metadata,
+                                  format: format, settings: (plan.depth == 16 ? ["16-bit"] : []) + (format.codec.writer?.settings(options) ?? []),
+                                  metadata: metadata,
                                   dropped: dropped)
         }
         return (decodes, outputs)

@@ -51,6 +51,8 @@ struct CodecDescriptor: Sendable {
         let settings: @Sendable (EncodeOptions) -> [String]
         /// For a container of sizes (ICO): how several outputs become one file.
         var container: Container? = nil
+        /// A whole 16-bit image, for a format that holds 16-bit samples; nil: 8 bits only.
+        var wide: (@Sendable (WideImage, EncodeOptions) throws -> [UInt8])? = nil
     }
 
     /// A format whose file holds several sizes of one picture, each encoded alone.

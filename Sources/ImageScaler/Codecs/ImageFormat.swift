@@ -90,6 +90,12 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// Whether the format is written with alpha (where not, alpha is composited away).
     package var holdsAlpha: Bool { codec.writer?.holdsAlpha ?? false }
 
+    /// Whether the format holds 16-bit samples (`EncodeOptions.Depth`).
+    public var holdsSixteenBits: Bool { codec.writer?.wide != nil }
+
+    /// The writable formats that hold 16-bit samples, for messages.
+    package static var sixteenBitFormats: [ImageFormat] { writable.filter(\.holdsSixteenBits) }
+
     /// Whether one file of this format holds several sizes (ICO).
     package var holdsSeveralSizes: Bool { codec.writer?.container != nil }
 
@@ -134,6 +140,12 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
         guard options.palette, let isPalette = codec.writer?.isPalette, !isPalette(bytes) else { return (bytes, []) }
         let layout = image.channels == 4 || image.channels == 2 ? "RGBA" : "RGB"
         return (bytes, ["--palette: more than 256 colours, so written as \(layout) \(displayName)"])
+    }
+
+    /// A whole 16-bit image in this format.
+    func encode(_ image: WideImage, options: EncodeOptions) throws -> [UInt8] {
+        guard let wide = codec.writer?.wide else { throw EncodeError.noSixteenBits(self) }
+        return try wide(image, options)
     }
 
     /// A whole image in this format (palette images where the format and options want them).

@@ -27,6 +27,10 @@ protocol RowDecoder: Sendable {
     /// lies, where the decoder can tell (nil: the middle row will do).
     func balancedSplit(of region: Rect, shrink: Int) -> Int?
 
+    /// The whole image at 16 bits, for a file whose samples have more than 8 (a 16-bit
+    /// PNG); nil where `decode`'s 8-bit rows hold everything the file has.
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)?
+
     /// For a picture drawn rather than stored (`capabilities.drawsAtAnySize`): a decoder
     /// of it drawn at `size`, whose `info.size` is that size. nil for stored pixels.
     func drawn(at size: Size) throws -> (any RowDecoder)?
@@ -43,6 +47,8 @@ extension RowDecoder {
     func balancedSplit(of region: Rect, shrink: Int) -> Int? { nil }
 
     func drawn(at size: Size) throws -> (any RowDecoder)? { nil }
+
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? { nil }
 
     /// Where to split `region` so the two parts take about as long: the balanced row,
     /// else the middle, at least `margin` rows from either end (nil when the region is

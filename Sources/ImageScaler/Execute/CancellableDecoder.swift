@@ -33,5 +33,10 @@ struct CancellableDecoder: RowDecoder {
                             decodeBottom: { begin, rows in try h.decodeBottom(begin) { try flag.check(); try rows($0) } })
     }
 
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        try flag.check()
+        return try inner.decodeWide(options: options)
+    }
+
     func balancedSplit(of region: Rect, shrink: Int) -> Int? { inner.balancedSplit(of: region, shrink: shrink) }
 }

@@ -43,7 +43,7 @@ struct RenderExecutor: Sendable {
     /// the whole image; other plans without resampling decode on their own.
     static func passes(_ plans: [RenderPlan]) -> [Pass] {
         var byShrink: [Int: [Int]] = [:]
-        for (i, plan) in plans.enumerated() {
+        for (i, plan) in plans.enumerated() where plan.path != .wide {
             if let r = plan.resample {
                 byShrink[r.shrink, default: []].append(i)
             } else if plan.path == .stream {
@@ -89,9 +89,16 @@ struct RenderExecutor: Sendable {
             reported.warnings += warnings.filter { !reported.warnings.contains($0) }
             results[i] = RenderResult(bytes: bytes, size: final.size, info: reported)
         }
+        for (i, plan) in plans.enumerated() where plan.path == .wide {
+            let (image, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
+            let o = outputs[i]
+            let final = o.flattenOnto.map { image.flattened(onto: $0) } ?? image.droppingOpaqueAlpha()
+            results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
+                                      info: decoded)
+        }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
-        for (i, plan) in plans.enumerated() where plan.path != .whole {
+        for (i, plan) in plans.enumerated() where plan.path != .whole && plan.path != .wide {
             sinks[i] = OutputSink(plan: plan, resample: plan.resample, format: outputs[i].format,
                                   flattenOnto: outputs[i].flattenOnto, encoding: outputs[i].encoding)
         }

@@ -50,7 +50,7 @@ struct JobPreparation {
             let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
                                       format: format, palette: encode.palette, autoOrient: settings.autoOrient,
-                                      upscale: settings.upscale, filter: settings.filter)
+                                      upscale: settings.upscale, filter: settings.filter, depth: encode.depth)
             try plan.checkLimits(pixels: decode.maxPixels, format: format)
             plans.append(plan)
         }
@@ -97,6 +97,7 @@ struct JobPreparation {
         let plan = plans[index], format = formats[index]
         var stages: [Stage] = []
         if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
+        if plan.depth == 16 && info.bitDepth <= 8 { stages.append(.widen) }
         if let r = plan.resample {
             stages.append(.resample(filter: r.filter, source: r.sampling, target: r.storedTarget))
         } else if let (kept, _) = plan.cropRegion {
@@ -121,7 +122,7 @@ struct JobPreparation {
                 stages.append(.dropOpaqueAlpha)
             }
         }
-        if encode.palette && format.writesPalettes { stages.append(.palettise) }
+        if encode.palette && format.writesPalettes && plan.depth == 8 { stages.append(.palettise) }
         return stages
     }
 

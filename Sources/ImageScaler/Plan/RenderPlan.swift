@@ -13,6 +13,9 @@ struct RenderPlan {
         /// No resampling (`crop`, `convert`): the image (or, for a decoder that can, the
         /// crop's region) is decoded, cut, oriented and encoded.
         case whole
+        /// A 16-bit output: the image decoded whole at 16 bits (an 8-bit one widened),
+        /// then resampled, turned, cut, padded and encoded at 16 bits.
+        case wide
     }
 
     /// A resampling step in the decoder's coordinates.
@@ -42,12 +45,25 @@ struct RenderPlan {
     let cropRegion: (kept: Rect, window: Rect)?
     /// About the most bytes the job holds at once (`MemoryBudget`).
     let memory: Int
+    /// Bits per sample from the decoder to the encoder: 8, or 16 on the wide path.
+    let depth: Int
 
     /// Plans `operation` for an input with header `info`, decoded by a decoder with
-    /// `capabilities`, written as `format` (nil: only pixels are wanted).
-    init(_ operation: ImageOperation, info: ImageInfo, capabilities: DecoderCapabilities, dataBytes: Int,
-         format: ImageFormat?, palette: Bool, autoOrient: Bool, upscale: Bool = true, filter: ResampleFilter = .bilinear) throws {
+    /// `capabilities`, written as `format` (nil: only pixels are wanted) at `depth`.
+    init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
+         format: ImageFormat?, palette: Bool, autoOrient: Bool, upscale: Bool = true, filter: ResampleFilter = .bilinear,
+         depth: EncodeOptions.Depth = .eight) throws {
         self.operation = operation
+        let wide: Bool
+        switch depth {
+        case .eight: wide = false
+        case .sixteen: wide = format != nil
+        case .auto: wide = info.bitDepth > 8 && format?.holdsSixteenBits == true && !(palette && format?.writesPalettes == true)
+        }
+        self.depth = wide ? 16 : 8
+        // 16 bits are decoded whole at full size: no decode at a reduced scale or over a
+        // region, which would give 8-bit rows.
+        let capabilities = wide ? DecoderCapabilities() : found
         let upright = autoOrient ? info.uprightSize : info.size
         orientation = autoOrient ? info.orientation : .up
         var cropRegion: (Rect, Rect)? = nil
@@ -94,7 +110,9 @@ struct RenderPlan {
         if case .fit(_, .some) = operation { padded = true } else { padded = false }
         let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
             && !(palette && format?.writesPalettes == true) && format != nil
-        if resample == nil {
+        if wide {
+            path = .wide
+        } else if resample == nil {
             // A convert of such an image streams too: decoded rows go straight to the
             // encoder, which then runs on its own core while the decoder works.
             path = streams && operation.isConvert ? .stream : .whole
@@ -132,6 +150,7 @@ struct RenderPlan {
     /// refused before any pixel memory is allocated. (Then the memory budget, over all
     /// of an input's plans: `memory(of:dataBytes:)`.)
     func checkLimits(pixels limit: Int, format: ImageFormat?) throws {
+        if let format, depth == 16, !format.holdsSixteenBits { throw EncodeError.noSixteenBits(format) }
         if let format, output.width > format.maxSide || output.height > format.maxSide {
             throw GeometryError.outputTooLargeForFormat(output, format)
         }
@@ -157,6 +176,22 @@ struct RenderPlan {
                                      cropWindow: Rect?, capabilities: DecoderCapabilities) -> Int {
         let channels = Double(info.channels)
         var total = Double(dataBytes) + Double(info.workingBytes)
+        if path == .wide {
+            // The 16-bit image (or the 8-bit one and its widening), the resampler's 32-bit
+            // rows between passes and a 64-bit result, or the cut's copies, then the
+            // 16-bit result's stages and its encoding.
+            let pixels = Double(info.size.width) * Double(info.size.height)
+            total += 3 * pixels * channels
+            let out = Double(output.width) * Double(output.height) * 4
+            if let r = resample {
+                total += Double(info.size.height) * Double(r.storedTarget.width) * 4 * 4
+                    + Double(r.storedTarget.width) * Double(r.storedTarget.height) * 4 * 8
+            } else {
+                total += 2 * pixels * channels * 2
+            }
+            total += 4 * out * 2
+            return total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
+        }
         if let r = resample {
             let f = Double(r.shrink)
             let rows = r.window.map { Double($0.width) } ?? (Double(info.size.width) / f).rounded(.up)

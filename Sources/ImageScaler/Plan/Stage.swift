@@ -7,6 +7,8 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case inkToRGB
     /// The file's ICC profile to sRGB (lcms2, perceptual), after which no profile is written.
     case profileToSRGB
+    /// 8-bit samples widened to 16 bits (v x 257) for a 16-bit output.
+    case widen
     /// The resampler: `filter` over `source` (the decoded image's stored pixels) to `target`.
     case resample(filter: ImageOperation.Filter, source: SamplingRect, target: Size)
     /// Cut out of the decoded image, unscaled (`crop`).
@@ -26,6 +28,7 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .inkToRGB: return "ink to RGB"
         case .profileToSRGB: return "ICC profile to sRGB"
+        case .widen: return "widen 8-bit samples to 16"
         case .resample(let filter, let source, let target):
             return "resample \(filter.rawValue) from \(source) to \(target)"
         case .cut(let rect): return "cut \(rect)"

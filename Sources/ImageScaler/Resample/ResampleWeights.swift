@@ -13,7 +13,7 @@
 ///
 /// Invariant: for output i, the delivered indices `first[i] ..< first[i] + count[i]` lie
 /// inside `0 ..< inSize`, and `weights(i, into:)` gives their weights scaled by
-/// 2^`precisionBits`, each rounded half away from zero (weights of bicubic and lanczos go negative). The table of every output's weights
+/// 2^`bits` (`precisionBits` for 8-bit samples), each rounded half away from zero (weights of bicubic and lanczos go negative). The table of every output's weights
 /// (`coefficients`, `taps` apart) is kept when it is small; an axis shrunk by a huge
 /// factor (a 67-megapixel-tall strip to 256 rows) would need about 8 bytes per source
 /// pixel for it, so there the weights are worked out per output when needed instead,
@@ -37,11 +37,14 @@ struct ResampleWeights {
     private let inSize: Int
     private let offset: Int
     let filter: ResampleFilter
+    /// The weights' fixed point: 2^bits is one.
+    let bits: Int
 
     var isTabled: Bool { !coefficients.isEmpty }
 
     init(inSize: Int, offset: Int = 0, start: Double, length: Double, outSize: Int, filter: ResampleFilter = .bilinear,
-         tableLimit: Int = ResampleWeights.maxTableEntries) {
+         tableLimit: Int = ResampleWeights.maxTableEntries, bits: Int = ResampleWeights.precisionBits) {
+        self.bits = bits
         let scale = length / Double(outSize)
         let support = filter == .nearest ? 0.5 : filter.support * max(scale, 1)
         let taps = Int(support.rounded(.up)) * 2 + 1
@@ -83,7 +86,7 @@ struct ResampleWeights {
         table.withUnsafeMutableBufferPointer { t in
             for i in 0..<outSize {
                 ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter,
-                                        scratch: scratch, into: t.baseAddress! + i * taps)
+                                        bits: bits, scratch: scratch, into: t.baseAddress! + i * taps)
             }
         }
         coefficients = table
@@ -92,7 +95,7 @@ struct ResampleWeights {
     /// Output i's weights into `out` (`count[i]` of them); `scratch` holds `taps` doubles.
     func weights(_ i: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
         ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter,
-                                scratch: scratch, into: out)
+                                bits: bits, scratch: scratch, into: out)
     }
 
     /// The filter's window for output i: the first source index (the image's) and how
@@ -108,8 +111,8 @@ struct ResampleWeights {
     }
 
     private static func compute(_ i: Int, start: Double, scale: Double, inSize: Int, offset: Int, filter: ResampleFilter,
-                                scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
-        let one = Double(1 << ResampleWeights.precisionBits)
+                                bits: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
+        let one = Double(1 << bits)
         if filter == .nearest {
             out[0] = Int32(one)
             return
@@ -128,7 +131,8 @@ struct ResampleWeights {
         for k in 0..<n {
             let w = total != 0 ? scratch[k] / total : scratch[k]
             // Half away from zero, then truncation: Pillow's rounding of the fixed point.
-            out[k] = Int32(w < 0 ? w * one - 0.5 : w * one + 0.5)
+            // Clamped, so a window whose weights nearly cancel cannot trap.
+            out[k] = Int32(min(max(w < 0 ? w * one - 0.5 : w * one + 0.5, -2_147_483_648), 2_147_483_647))
         }
     }
 

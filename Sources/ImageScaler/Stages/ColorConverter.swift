@@ -18,8 +18,9 @@ final class ColorConverter {
     let inputChannels: Int
     let outputChannels: Int
 
-    /// Throws the reason when the profile cannot be used for these pixels.
-    init(profile: [UInt8], layout: Layout) throws {
+    /// Throws the reason when the profile cannot be used for these pixels. `sixteen`:
+    /// the samples are 16-bit, native byte order (not for CMYK).
+    init(profile: [UInt8], layout: Layout, sixteen: Bool = false) throws {
         let code: Int32
         switch layout {
         case .gray: (code, inputChannels, outputChannels) = (Int32(CLCMS_GRAY), 1, 1)
@@ -30,7 +31,10 @@ final class ColorConverter {
         }
         var message = ShimMessage()
         guard let t = profile.withUnsafeBufferPointer({ p in
-            message.with { clcms_to_srgb(p.baseAddress, UInt32(p.count), code, $0, $1) }
+            message.with {
+                sixteen ? clcms_to_srgb16(p.baseAddress, UInt32(p.count), code, $0, $1)
+                        : clcms_to_srgb(p.baseAddress, UInt32(p.count), code, $0, $1)
+            }
         }) else {
             throw ColorError(reason: message.text)
         }

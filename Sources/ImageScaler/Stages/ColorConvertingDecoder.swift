@@ -20,6 +20,25 @@ struct ColorConvertingDecoder: RowDecoder {
         }
     }
 
+    /// At 16 bits the profile's conversion is Little CMS's 16-bit transform.
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        guard var (image, decoded) = try inner.decodeWide(options: options) else { return nil }
+        guard options.toSRGB, let profile = info.iccProfile else { return (image, decoded) }
+        do {
+            let converter = try ColorConverter(profile: profile, layout: .init(channels: image.channels), sixteen: true)
+            let source = image.samples
+            source.withUnsafeBytes { src in
+                image.samples.withUnsafeMutableBytes { dst in
+                    converter.convert(src.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                      into: dst.baseAddress!.assumingMemoryBound(to: UInt8.self), pixels: image.width * image.height)
+                }
+            }
+        } catch {
+            if !decoded.warnings.contains("\(error)") { decoded.warnings.append("\(error)") }
+        }
+        return (image, decoded)
+    }
+
     func drawn(at size: Size) throws -> (any RowDecoder)? {
         try inner.drawn(at: size).map { ColorConvertingDecoder(inner: $0) }
     }

@@ -1,9 +1,17 @@
 /// Turns stored pixels upright according to an EXIF orientation, so every later step
-/// (from-rects, origins, plans) works in the upright image's coordinates.
+/// (from-rects, origins, plans) works in the upright image's coordinates. The same
+/// moves serve 8-bit and 16-bit samples.
 enum Orienter {
     static func upright(_ image: PixelBuffer, _ orientation: Orientation) -> PixelBuffer {
         if orientation == .up { return image }
-        let (w, h, ch) = (image.width, image.height, image.channels)
+        let (samples, size) = upright(image.pixels, size: image.size, channels: image.channels, orientation)
+        return PixelBuffer(width: size.width, height: size.height, channels: image.channels, validPixels: samples)
+    }
+
+    /// Interleaved samples of an image of `size`, turned; with the turned size.
+    static func upright<T>(_ samples: [T], size: Size, channels ch: Int, _ orientation: Orientation) -> ([T], Size) {
+        if orientation == .up { return (samples, size) }
+        let (w, h) = (size.width, size.height)
         let outW = orientation.swapsAxes ? h : w
         let outH = orientation.swapsAxes ? w : h
         // The stored pixel under upright (x, y) is affine in x and y, so each case is a
@@ -19,21 +27,21 @@ enum Orienter {
         case .rightMirrored: (start, dx, dy) = ((h - 1) * w + w - 1, -w, -1)
         case .left: (start, dx, dy) = (w - 1, w, -1)
         }
-        var out = PixelBuffer.samples(count: image.pixels.count)
-        image.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        let out = [T](unsafeUninitializedCapacity: samples.count) { dst, initialized in
+            samples.withUnsafeBufferPointer { src in
                 let s = src.baseAddress!, d = dst.baseAddress!
                 for y in 0..<outH {
                     var from = (start + y * dy) * ch
                     var to = y * outW * ch
                     for _ in 0..<outW {
-                        for c in 0..<ch { d[to + c] = s[from + c] }
+                        for c in 0..<ch { (d + to + c).initialize(to: s[from + c]) }
                         from += dx * ch
                         to += ch
                     }
                 }
             }
+            initialized = samples.count
         }
-        return PixelBuffer(width: outW, height: outH, channels: ch, validPixels: out)
+        return (out, Size(width: outW, height: outH))
     }
 }

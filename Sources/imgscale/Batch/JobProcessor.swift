@@ -40,7 +40,19 @@ enum JobProcessor {
         for w in rendered.flatMap(\.info.warnings) where !warnings.contains(w) { warnings.append(w) }
         var decodes = describeDecodes(rendered)
         if let info = rendered.first?.info, info.bitDepth > 8 {
-            decodes += "; its \(info.bitDepth)-bit samples written as 8-bit"
+            // 16 bits are kept only where asked for and the format holds them.
+            let narrowed = wanted.filter { i in
+                switch settings.encode.depth {
+                case .eight: return true
+                case .sixteen: return false
+                case .auto: return !(job.outputs[i].format ?? info.format).holdsSixteenBits || settings.encode.palette
+                }
+            }
+            if !narrowed.isEmpty {
+                decodes += "; its \(info.bitDepth)-bit samples written as 8-bit" + (narrowed.count < wanted.count ? " in \(narrowed.count) of \(wanted.count) outputs" : "")
+                    + (settings.encode.depth == .eight && narrowed.contains { (job.outputs[$0].format ?? info.format).holdsSixteenBits }
+                       ? " (--depth 16 or auto keeps them)" : "")
+            }
         }
         return (results, warnings, decodes)
     }

@@ -53,6 +53,31 @@ package enum PNGCodec {
         }
     }
 
+    /// A 16-bit PNG at 16 bits, keeping its channels (tRNS expanded to alpha), whole
+    /// (interlaced or not); nil for a PNG of 8 bits or fewer. Damage is judged as
+    /// `decodeRows` judges it: below `failOn`, what was decoded stands, the rest zero.
+    static func decodeWide(_ data: [UInt8], options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        try withReader(data, tolerateCRC: options.failOn.tolerates(.error)) { reader, raw, message in
+            var info = makeInfo(raw)
+            guard info.bitDepth == 16 else { return nil }
+            try options.check(info.size)
+            let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+            cpng_reader_keep_16(reader)
+            var samples = [UInt16](repeating: 0, count: width * height * channels)
+            let status = samples.withUnsafeMutableBytes { out in
+                message.with { cpng_reader_read(reader, out.baseAddress!.assumingMemoryBound(to: UInt8.self), width * channels * 2, $0, $1) }
+            }
+            if status != 0 {
+                let damage: FailOn = status == -2 ? .truncated : .error
+                guard options.failOn.tolerates(damage) else { throw DecodeError.refusing(.invalid(.png, message.text), damage: damage) }
+                info.warnings.append("damaged PNG decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); "
+                                     + "what could be decoded kept, the rest left black")
+            }
+            try checkWarnings(reader, options, &info)
+            return (WideImage(width: width, height: height, channels: channels, samples: samples), info)
+        }
+    }
+
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
         var collector = RowCollector()
         let header = try info(data)

@@ -15,6 +15,11 @@ struct PNGDecoder: RowDecoder {
         try PNGCodec.decodeRows(data, options: options, begin: begin, rows: rows)
     }
 
+    /// A 16-bit PNG at 16 bits; nil for one of 8 bits or fewer.
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        try PNGCodec.decodeWide(data, options: options)
+    }
+
     /// Inflating runs on the lent thread while this one unfilters, where the fast path
     /// takes the file.
     func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,

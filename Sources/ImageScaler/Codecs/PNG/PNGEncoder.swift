@@ -1,12 +1,13 @@
 import CPNGShim
 
-/// PNG from rows: 8-bit gray, gray+alpha, RGB or RGBA as given, zlib level
+/// PNG from rows: gray, gray+alpha, RGB or RGBA as given, 8-bit or (`bitDepth` 16)
+/// two bytes a sample, most significant first, zlib level
 /// `options.compression`, the ICC/EXIF/XMP blocks of `options` embedded unchanged; with a
 /// palette (RGBA entries), rows are one-byte indices and alpha goes to tRNS.
 final class PNGEncoder: RowEncoder {
     private let writer: OpaquePointer
 
-    init(width: Int, height: Int, channels: Int, options: EncodeOptions, palette: [UInt8]? = nil) throws {
+    init(width: Int, height: Int, channels: Int, options: EncodeOptions, palette: [UInt8]? = nil, bitDepth: Int = 8) throws {
         var message = ShimMessage()
         let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? [], entries = palette ?? []
         let w = icc.withUnsafeBufferPointer { i in
@@ -17,7 +18,7 @@ final class PNGEncoder: RowEncoder {
                                                      exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count),
                                                      palette: p.baseAddress, palette_size: Int32(p.count / 4))
                         return message.with {
-                            cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(options.compression),
+                            cpng_writer_open(UInt32(width), UInt32(height), Int32(channels), Int32(bitDepth), Int32(options.compression),
                                              &metadata, $0, $1)
                         }
                     }
@@ -64,6 +65,15 @@ final class PNGEncoder: RowEncoder {
 
     /// Whether PNG bytes are a palette image (IHDR's colour type 3).
     static func isPalette(_ png: [UInt8]) -> Bool { png.count > 25 && png[25] == 3 }
+
+    /// A whole 16-bit image.
+    static func encode(_ image: WideImage, options: EncodeOptions) throws -> [UInt8] {
+        let encoder = try PNGEncoder(width: image.width, height: image.height, channels: image.channels, options: options, bitDepth: 16)
+        try image.bigEndianBytes().withUnsafeBufferPointer {
+            try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.width * image.channels * 2)
+        }
+        return try encoder.finish()
+    }
 
     /// A whole buffer. With `options.palette`, an image of at most 256 colours is
     /// written as an 8-bit palette image (tRNS carrying any alpha).

@@ -19,5 +19,6 @@ extension CodecDescriptor {
                        whole: { try PNGEncoder.encode($0, options: $1) },
                        carriable: { PNGEncoder.carriable($0, channels: $1) },
                        isPalette: { PNGEncoder.isPalette($0) },
-                       settings: { ["zlib level \($0.compression)"] }))
+                       settings: { ["zlib level \($0.compression)"] },
+                       wide: { try PNGEncoder.encode($0, options: $1) }))
 }
