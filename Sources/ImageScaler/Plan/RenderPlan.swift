@@ -177,19 +177,19 @@ struct RenderPlan {
         let channels = Double(info.channels)
         var total = Double(dataBytes) + Double(info.workingBytes)
         if path == .wide {
-            // The 16-bit image (or the 8-bit one and its widening), the resampler's 32-bit
-            // rows between passes and a 64-bit result, or the cut's copies, then the
-            // 16-bit result's stages and its encoding.
-            let pixels = Double(info.size.width) * Double(info.size.height)
-            total += 3 * pixels * channels
-            let out = Double(output.width) * Double(output.height) * 4
+            // The 8-bit image and its widening (or the decoder's 16-bit image), then the
+            // resampler's 32-bit rows between passes, its 64-bit sums and the 16-bit
+            // result's stages and encoding; or, unscaled, a cut or turned copy, its
+            // big-endian bytes and the file.
+            let samples = Double(info.size.width) * Double(info.size.height) * channels
+            total += samples * 3
             if let r = resample {
-                total += Double(info.size.height) * Double(r.storedTarget.width) * 4 * 4
-                    + Double(r.storedTarget.width) * Double(r.storedTarget.height) * 4 * 8
+                let outSamples = Double(output.width) * Double(output.height) * 4
+                total += Double(info.size.height) * Double(r.storedTarget.width) * channels * 4
+                    + Double(r.storedTarget.width) * Double(r.storedTarget.height) * channels * 8 + outSamples * 2 * 4
             } else {
-                total += 2 * pixels * channels * 2
+                total += samples * 2 * 3
             }
-            total += 4 * out * 2
             return total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
         }
         if let r = resample {
