@@ -44,10 +44,10 @@ final class SharedDecodeTests: XCTestCase {
         let decoder = CountingDecoder(inner: try ImageFormat.decoder(for: data))
         let plans = try operations.map {
             try RenderPlan($0, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
-                           format: format, palette: false, autoOrient: true)
+                           format: format, autoOrient: true)
         }
         let executor = RenderExecutor(decoder: decoder, plans: plans, options: DecodeOptions(), threads: threads, splitRegions: split)
-        let results = try executor.render(plans.map { _ in .init(format: format, flattenOnto: nil, encoding: { _ in EncodeOptions() }) })
+        let results = try executor.render(plans.map { _ in .init(format: format, encoding: { _ in EncodeOptions() }) })
         return (results, decoder.count.withLock { $0 })
     }
 
@@ -113,7 +113,7 @@ final class SharedDecodeTests: XCTestCase {
         let decoder = try ImageFormat.decoder(for: jpeg)
         let plans = try [1000, 320, 800, 160].map {
             try RenderPlan(.fit(Size(width: $0, height: Size.unbounded)), info: decoder.info, capabilities: decoder.capabilities,
-                           dataBytes: jpeg.count, format: .jpeg, palette: false, autoOrient: true)
+                           dataBytes: jpeg.count, format: .jpeg, autoOrient: true)
         }
         let passes = RenderExecutor.passes(plans)
         XCTAssertEqual(passes.map(\.shrink), [1, 2, 4])

@@ -44,7 +44,7 @@ public enum ImageOperation: Sendable {
         try decode.check(decoder.info.size)
         let operation = try drawn.resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
         let plan = try RenderPlan(operation, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                  format: nil, palette: false, autoOrient: autoOrient, filter: filter)
+                                  format: nil, autoOrient: autoOrient, filter: filter)
         try plan.checkLimits(pixels: decode.maxPixels, format: nil)
         try MemoryBudget.check(plan.memory, budget: decode.maxMemory)
         return try RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: 1, splitRegions: false).image()
@@ -85,7 +85,7 @@ public enum ImageOperation: Sendable {
         let results: [RenderResult]
         do {
             results = try executor.render(job.outputs.indices.map { i in
-                RenderExecutor.Output(format: job.formats[i], flattenOnto: job.flattenOnto(i)) { channels in
+                RenderExecutor.Output(format: job.formats[i]) { channels in
                     let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
                     return kept

@@ -38,14 +38,9 @@ struct CodecDescriptor: Sendable {
         var holdsAlpha = true
         /// A row encoder for `width` x `height` rows of `channels` channels.
         let rows: @Sendable (_ width: Int, _ height: Int, _ channels: Int, EncodeOptions) throws -> any RowEncoder
-        /// A whole image, for a format that decides something from all of its pixels
-        /// first (PNG's palette); nil: the row encoder over the buffer.
-        let whole: (@Sendable (PixelBuffer, EncodeOptions) throws -> [UInt8])?
         /// The metadata of the options it can hold for `channels` channels, and one
         /// warning per block left out.
         let carriable: @Sendable (EncodeOptions, _ channels: Int) -> (EncodeOptions, [String])
-        /// Whether an encoded file is a palette image, for the formats that write them.
-        let isPalette: (@Sendable ([UInt8]) -> Bool)?
         /// The settings the encoder will use for these options, defaults resolved, as
         /// `plan` prints them ("quality 85", "4:2:0").
         let settings: @Sendable (EncodeOptions) -> [String]
@@ -53,6 +48,9 @@ struct CodecDescriptor: Sendable {
         var container: Container? = nil
         /// A whole 16-bit image, for a format that holds 16-bit samples; nil: 8 bits only.
         var wide: (@Sendable (WideImage, EncodeOptions) throws -> [UInt8])? = nil
+        /// A palette image of `size`: RGBA entries and one index byte a pixel, for a format
+        /// that stores palettes (the plan's palettise stage); nil: full colour only.
+        var palette: (@Sendable (_ size: Size, _ entries: [UInt8], _ indices: [UInt8], EncodeOptions) throws -> [UInt8])? = nil
     }
 
     /// A format whose file holds several sizes of one picture, each encoded alone.

@@ -83,7 +83,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public var appliesExifOrientation: Bool { codec.appliesExifOrientation }
 
     /// Whether the format stores palette images (`EncodeOptions.palette`).
-    public var writesPalettes: Bool { codec.writer?.options.contains(.palette) == true }
+    public var writesPalettes: Bool { codec.writer?.palette != nil }
 
     public var fileExtension: String { codec.extensions[0] }
 
@@ -133,24 +133,33 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
         return (carried, warnings + more)
     }
 
-    /// `encode`, and a warning when the options asked for what the image could not be
-    /// given (a palette for more than 256 colours), for the input's lines.
-    func encodeReporting(_ image: PixelBuffer, options: EncodeOptions) throws -> (bytes: [UInt8], warnings: [String]) {
-        let bytes = try encode(image, options: options)
-        guard options.palette, let isPalette = codec.writer?.isPalette, !isPalette(bytes) else { return (bytes, []) }
-        let layout = image.channels == 4 || image.channels == 2 ? "RGBA" : "RGB"
-        return (bytes, ["--palette: more than 256 colours, so written as \(layout) \(displayName)"])
+    /// A whole image in this format, as a palette image when `palettise` and it has at
+    /// most 256 colours, and otherwise in full colour with a warning for the input's
+    /// lines. The image holds what the format holds (the plan's stages saw to alpha).
+    func encodeReporting(_ image: PixelBuffer, palettise: Bool, options: EncodeOptions) throws -> (bytes: [UInt8], warnings: [String]) {
+        if palettise, let write = codec.writer?.palette {
+            if let (entries, indices) = Palettizer.palettize(image) { return (try write(image.size, entries, indices, options), []) }
+            let layout = image.hasAlpha ? "RGBA" : "RGB"
+            return (try rows(image, options), ["--palette: more than 256 colours, so written as \(layout) \(displayName)"])
+        }
+        return (try rows(image, options), [])
+    }
+
+    /// A whole image through the row encoder.
+    private func rows(_ image: PixelBuffer, _ options: EncodeOptions) throws -> [UInt8] {
+        try encoder(width: image.width, height: image.height, channels: image.channels, options: options).encode(image)
+    }
+
+    /// A whole image in this format, as `ImageFile.encode` writes it: alpha composited onto
+    /// `options.background` where the format holds none, a palette where `options` asks.
+    func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
+        let held = image.hasAlpha && !holdsAlpha ? Flattener.flatten(image, onto: options.background) : image
+        return try encodeReporting(held, palettise: options.palette, options: options).bytes
     }
 
     /// A whole 16-bit image in this format.
     func encode(_ image: WideImage, options: EncodeOptions) throws -> [UInt8] {
         guard let wide = codec.writer?.wide else { throw EncodeError.noSixteenBits(self) }
         return try wide(image, options)
-    }
-
-    /// A whole image in this format (palette images where the format and options want them).
-    func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
-        if let whole = codec.writer?.whole { return try whole(image, options) }
-        return try encoder(width: image.width, height: image.height, channels: image.channels, options: options).encode(image)
     }
 }

@@ -2,8 +2,8 @@
 /// decode delivers (its window, or the union of several outputs' windows: the weights
 /// are the image's either way, so the bytes are the same), then its stages and its
 /// encoder. On the stream path rows are encoded as soon as they are resampled; on the
-/// held path the small result is turned upright, letterboxed, flattened or stripped of
-/// opaque alpha, and encoded at `finish`. A streamed convert has no resampler: the
+/// held path the small result is finished by the plan's stages (`Finisher`) and encoded
+/// at `finish`. A streamed convert has no resampler: the
 /// decoded rows (the whole image, in order) go to the encoder as they come. Used by
 /// one thread at a time; a `lowerBand`, when the executor splits the decode, is fed on
 /// another and makes the bottom output rows.
@@ -12,7 +12,6 @@ final class OutputSink {
     private let resample: RenderPlan.Resample?
     /// nil when the pixels are wanted, not a file (`image()`).
     private let format: ImageFormat?
-    private let flattenOnto: RGBColor?
     private let encoding: (Int) -> EncodeOptions
     private var resampler: RowResampler?
     private var writer: ResampledRowWriter?
@@ -20,14 +19,11 @@ final class OutputSink {
     /// Set before decoding starts; then this output's resampler makes only the rows above it.
     var lowerBand: LowerBand?
 
-    /// `encoding(channels)` gives the encoder's options for a result of that many
-    /// channels; `flattenOnto` composites alpha onto that colour first.
-    init(plan: RenderPlan, resample: RenderPlan.Resample?, format: ImageFormat?, flattenOnto: RGBColor?,
-         encoding: @escaping (Int) -> EncodeOptions) {
+    /// `encoding(channels)` gives the encoder's options for a result of that many channels.
+    init(plan: RenderPlan, format: ImageFormat?, encoding: @escaping (Int) -> EncodeOptions) {
         self.plan = plan
-        self.resample = resample
+        self.resample = plan.resample
         self.format = format
-        self.flattenOnto = flattenOnto
         self.encoding = encoding
     }
 
@@ -75,18 +71,18 @@ final class OutputSink {
             if let lower { try writer.drain(lower) }
             return RenderResult(bytes: try writer.finish(), size: plan.target, info: info, decodeScale: resample.shrink)
         }
-        let image = plan.operation.padded(Orienter.upright(resampler.finish(below: lower), plan.orientation))
-        let final = flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
+        let final = try Finisher.apply(plan.stages, to: resampler.finish(below: lower))
         guard let format else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
-        let (bytes, warnings) = try format.encodeReporting(final, options: encoding(final.channels))
+        let (bytes, warnings) = try format.encodeReporting(final, palettise: plan.stages.contains(.palettise),
+                                                           options: encoding(final.channels))
         var reported = info
         reported.warnings += warnings.filter { !reported.warnings.contains($0) }
         return RenderResult(bytes: bytes, size: final.size, info: reported, decodeScale: resample.shrink)
     }
 
-    /// The resampled pixels, upright and letterboxed (no encoding).
-    func image() -> PixelBuffer {
+    /// The resampled pixels, finished (no encoding).
+    func image() throws -> PixelBuffer {
         // Invariant: asked only of a sink that resamples (the whole path's own image()).
-        plan.operation.padded(Orienter.upright(resampler!.finish(), plan.orientation))
+        try Finisher.apply(plan.stages, to: resampler!.finish())
     }
 }

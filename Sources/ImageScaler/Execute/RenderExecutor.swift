@@ -68,8 +68,6 @@ struct RenderExecutor: Sendable {
     /// How one plan's result is written.
     struct Output {
         let format: ImageFormat
-        /// Alpha is composited onto this colour first (the stream path never has alpha).
-        let flattenOnto: RGBColor?
         /// The encoder's options for a result of that many channels (the ICC profile
         /// fits or it does not).
         let encoding: (Int) -> EncodeOptions
@@ -80,27 +78,25 @@ struct RenderExecutor: Sendable {
         precondition(outputs.count == plans.count, "one output per plan")
         var results = [RenderResult?](repeating: nil, count: plans.count)
         for (i, plan) in plans.enumerated() where plan.path == .whole {
-            let (image, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
+            let (final, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
                                                       splitRegions: splitRegions).image()
             let o = outputs[i]
-            let final = o.flattenOnto.map { Flattener.flatten(image, onto: $0) } ?? image.droppingOpaqueAlpha()
-            let (bytes, warnings) = try o.format.encodeReporting(final, options: o.encoding(final.channels))
+            let (bytes, warnings) = try o.format.encodeReporting(final, palettise: plan.stages.contains(.palettise),
+                                                                 options: o.encoding(final.channels))
             var reported = decoded
             reported.warnings += warnings.filter { !reported.warnings.contains($0) }
             results[i] = RenderResult(bytes: bytes, size: final.size, info: reported)
         }
         for (i, plan) in plans.enumerated() where plan.path == .wide {
-            let (image, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
+            let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
             let o = outputs[i]
-            let final = o.flattenOnto.map { image.flattened(onto: $0) } ?? image.droppingOpaqueAlpha()
             results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
                                       info: decoded)
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
         for (i, plan) in plans.enumerated() where plan.path != .whole && plan.path != .wide {
-            sinks[i] = OutputSink(plan: plan, resample: plan.resample, format: outputs[i].format,
-                                  flattenOnto: outputs[i].flattenOnto, encoding: outputs[i].encoding)
+            sinks[i] = OutputSink(plan: plan, format: outputs[i].format, encoding: outputs[i].encoding)
         }
         if concurrent {
             for (i, result) in try runConcurrently(passes, sinks: sinks) { results[i] = result }
@@ -202,23 +198,20 @@ struct RenderExecutor: Sendable {
         }
     }
 
-    /// The result as pixels: resampled and then turned upright and letterboxed, or, with
-    /// no resampling, the decoded image (or region) cut and turned upright.
+    /// The result as pixels, finished by the plan's stages: resampled, or with no
+    /// resampling the decoded image (or region), then cut, turned, padded and its alpha
+    /// settled as the plan lists.
     func image() throws -> (PixelBuffer, ImageInfo) {
         if let resample = plan.resample {
-            let sink = OutputSink(plan: plan, resample: resample, format: nil, flattenOnto: nil, encoding: { _ in EncodeOptions() })
+            let sink = OutputSink(plan: plan, format: nil, encoding: { _ in EncodeOptions() })
             let decoded = try decodeRows(resample.window, shrink: resample.shrink, begin: { try sink.begin($0) }, rows: { try sink.add($0) })
-            return (sink.image(), decoded)
+            return (try sink.image(), decoded)
         }
         var collector = RowCollector()
         let decoded = try decoder.decode(region: plan.cropRegion?.window, shrink: 1, options: options,
                                          begin: { collector.begin($0) }, rows: { collector.add($0) })
-        if let (kept, _) = plan.cropRegion {
-            let at = collector.region.rect
-            let part = try Scaling.crop(collector.image, to: Rect(x: kept.x - at.x, y: kept.y - at.y, width: kept.width, height: kept.height))
-            return (Orienter.upright(part, plan.orientation), decoded)
-        }
-        return (try plan.operation.apply(Orienter.upright(collector.image, plan.orientation)), decoded)
+        let at = collector.region.rect
+        return (try Finisher.apply(plan.stages, to: collector.image, origin: (at.x, at.y)), decoded)
     }
 
     /// A pass split where the decoder can split its window, where it says the work halves
@@ -305,8 +298,7 @@ struct RenderExecutor: Sendable {
     /// while the top part streams; the bands are complete when this returns.
     static func decode(_ halves: RegionHalves, bands: [LowerBand], begin: (DecodedRegion) throws -> Void,
                        rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        let (info, _) = try decodeParts(halves, lowerBegin: { region in bands.forEach { $0.begin(region) } },
-                                        lowerRows: { chunk in bands.forEach { $0.add(chunk) } }, begin: begin, rows: rows)
+        let (info, _, _) = try decodeParts(halves, into: LowerBands(bands), begin: begin, rows: rows)
         guard bands.allSatisfy(\.isComplete) else { throw DecodeError.inconsistentHalves }
         return info
     }
@@ -316,12 +308,10 @@ struct RenderExecutor: Sendable {
     static func decode(_ halves: RegionHalves, begin: (DecodedRegion) throws -> Void,
                        rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         guard halves.bottom.y == halves.top.maxY else { throw DecodeError.inconsistentHalves }  // rows would repeat
-        var lower = RowCollector()
-        let (info, upper) = try decodeParts(halves, lowerBegin: { lower.begin($0) }, lowerRows: { lower.add($0) },
-                                            begin: begin, rows: rows)
-        let got = lower.region
+        let (info, upper, lower) = try decodeParts(halves, into: LowerRows(), begin: begin, rows: rows)
+        let got = lower.collector.region
         let bytesPerRow = got.rect.width * got.channels
-        let image = lower.image
+        let image = lower.collector.image
         try image.pixels.withUnsafeBufferPointer { pixels in
             for y in stride(from: 0, to: got.rect.height, by: 16) {
                 try rows(RowChunk(firstRow: upper.rect.height + y, count: min(16, got.rect.height - y), bytesPerRow: bytesPerRow,
@@ -331,26 +321,33 @@ struct RenderExecutor: Sendable {
         return info
     }
 
-    /// The bottom part decodes on another thread into `lowerBegin`/`lowerRows` while the
-    /// top part streams to `begin` (announced as the whole region) and `rows`; then both
-    /// parts must have delivered the same columns and their own rows. Returns the header
-    /// with both parts' warnings, and what the top part delivered.
-    private static func decodeParts(_ halves: RegionHalves, lowerBegin: @escaping (DecodedRegion) -> Void,
-                                    lowerRows: @escaping (RowChunk) -> Void, begin: (DecodedRegion) throws -> Void,
-                                    rows: (RowChunk) throws -> Void) throws -> (ImageInfo, DecodedRegion) {
-        var lowerRegion: DecodedRegion? = nil
-        var lowerError: Error? = nil
-        var lowerWarnings: [String] = []
-        let work = DispatchWorkItem {
+    /// What the bottom part's thread hands back through the join.
+    private struct LowerOutcome: Sendable {
+        var region: DecodedRegion? = nil
+        var warnings: [String] = []
+        var error: Error? = nil
+    }
+
+    /// The bottom part decodes on another thread into `lower` while the top part streams
+    /// to `begin` (announced as the whole region) and `rows`; then both parts must have
+    /// delivered the same columns and their own rows. Returns the header with both parts'
+    /// warnings, what the top part delivered, and `lower`. The other thread's closure is
+    /// `@Sendable`: it shares only `halves`, `lower` and a locked outcome with this one.
+    private static func decodeParts<Part: LowerPart>(_ halves: RegionHalves, into lower: Part, begin: (DecodedRegion) throws -> Void,
+                                                     rows: (RowChunk) throws -> Void) throws -> (ImageInfo, DecodedRegion, Part) {
+        let outcome = Locked(LowerOutcome())
+        let bottom: @Sendable () -> Void = {
             do {
-                lowerWarnings = try halves.decodeBottom({ region in
-                    lowerRegion = region
-                    lowerBegin(region)
-                }, lowerRows).warnings
+                let warnings = try halves.decodeBottom({ region in
+                    outcome.withLock { $0.region = region }
+                    lower.begin(region)
+                }, { lower.add($0) }).warnings
+                outcome.withLock { $0.warnings = warnings }
             } catch {
-                lowerError = error
+                outcome.withLock { $0.error = error }
             }
         }
+        let work = DispatchWorkItem(block: bottom)
         DispatchQueue.global().async(execute: work)
         var upper: DecodedRegion? = nil
         var info: ImageInfo
@@ -368,13 +365,14 @@ struct RenderExecutor: Sendable {
             throw error
         }
         work.wait()
-        if let lowerError { throw lowerError }
-        info.warnings += lowerWarnings.filter { !info.warnings.contains($0) }
-        guard let upper, let got = lowerRegion, got.channels == upper.channels, got.rect.x == upper.rect.x,
+        let done = outcome.withLock { $0 }
+        if let error = done.error { throw error }
+        info.warnings += done.warnings.filter { !info.warnings.contains($0) }
+        guard let upper, let got = done.region, got.channels == upper.channels, got.rect.x == upper.rect.x,
               got.rect.width == upper.rect.width, got.rect.y == halves.bottom.y, got.rect.maxY == halves.bottom.maxY,
               upper.rect.maxY == halves.top.maxY else {
             throw DecodeError.inconsistentHalves
         }
-        return (info, upper)
+        return (info, upper, lower)
     }
 }

@@ -49,8 +49,8 @@ struct JobPreparation {
         for (output, format) in zip(outputs, formats) {
             let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                      format: format, palette: encode.palette, autoOrient: settings.autoOrient,
-                                      upscale: settings.upscale, filter: settings.filter, depth: encode.depth)
+                                      format: format, encode: encode, toSRGB: decode.toSRGB, autoOrient: settings.autoOrient,
+                                      upscale: settings.upscale, filter: settings.filter)
             try plan.checkLimits(pixels: decode.maxPixels, format: format)
             plans.append(plan)
         }
@@ -90,41 +90,8 @@ struct JobPreparation {
     /// The colour onto which output `index`'s alpha is composited before its encoder, if any.
     func flattenOnto(_ index: Int) -> RGBColor? { encode.flatten ? encode.background : nil }
 
-    /// Output `index`'s stages, in the order the pixels meet them: the colour stage after
-    /// the decoder, the resampler or the cut, then what the held and whole paths finish
-    /// the small result with.
-    func stages(_ index: Int) -> [Stage] {
-        let plan = plans[index], format = formats[index]
-        var stages: [Stage] = []
-        if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
-        if plan.depth == 16 && info.bitDepth <= 8 { stages.append(.widen) }
-        if let r = plan.resample {
-            stages.append(.resample(filter: r.filter, source: r.sampling, target: r.storedTarget))
-        } else if let (kept, _) = plan.cropRegion {
-            // A decoder that decodes regions is cut in stored pixels, before turning.
-            stages.append(.cut(kept))
-        }
-        guard plan.path != .stream else { return stages }
-        if plan.orientation != .up { stages.append(.orient(plan.orientation)) }
-        if plan.resample == nil, plan.cropRegion == nil, case .crop(let rect, let origin) = plan.operation,
-           let clipped = try? AspectFill.clip(rect, origin: origin, to: settings.autoOrient ? info.uprightSize : info.size) {
-            stages.append(.cut(clipped))
-        }
-        if case .fit(let box, let pad?) = plan.operation { stages.append(.pad(box, pad)) }
-        let alpha = info.channels == 2 || info.channels == 4
-        if alpha {
-            if let colour = flattenOnto(index) {
-                stages.append(.flatten(colour))
-            } else if format.codec.writer?.holdsAlpha == false {
-                stages.append(.dropOpaqueAlpha)
-                stages.append(.flatten(encode.background))
-            } else {
-                stages.append(.dropOpaqueAlpha)
-            }
-        }
-        if encode.palette && format.writesPalettes && plan.depth == 8 { stages.append(.palettise) }
-        return stages
-    }
+    /// Output `index`'s stages, in the order the pixels meet them (its plan's).
+    func stages(_ index: Int) -> [Stage] { plans[index].stages }
 
     /// The channels output `index` is encoded with when its alpha is kept (`info`'s
     /// channels are the decoder's output, after the colour stage).

@@ -47,13 +47,18 @@ struct RenderPlan {
     let memory: Int
     /// Bits per sample from the decoder to the encoder: 8, or 16 on the wide path.
     let depth: Int
+    /// Every step from the decoder to the encoder, in order (`Stage`): what the
+    /// executor runs and `imgscale plan` prints.
+    let stages: [Stage]
 
     /// Plans `operation` for an input with header `info`, decoded by a decoder with
-    /// `capabilities`, written as `format` (nil: only pixels are wanted) at `depth`.
+    /// `capabilities`, written as `format` with `encode`'s depth, palette and alpha
+    /// choices (nil: only pixels are wanted, as decoded).
     init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
-         format: ImageFormat?, palette: Bool, autoOrient: Bool, upscale: Bool = true, filter: ResampleFilter = .bilinear,
-         depth: EncodeOptions.Depth = .eight) throws {
+         format: ImageFormat?, encode: EncodeOptions = EncodeOptions(), toSRGB: Bool = false, autoOrient: Bool,
+         upscale: Bool = true, filter: ResampleFilter = .bilinear) throws {
         self.operation = operation
+        let palette = encode.palette, depth = encode.depth
         let wide: Bool
         switch depth {
         case .eight: wide = false
@@ -121,8 +126,48 @@ struct RenderPlan {
         } else {
             path = .held
         }
+        stages = RenderPlan.stages(operation, info: info, resample: resample, cropRegion: cropRegion?.0, path: path,
+                                   orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB,
+                                   upright: upright)
         memory = RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
                                          cropWindow: cropRegion?.1, capabilities: capabilities)
+    }
+
+    /// The steps in the order the pixels meet them: the colour stage after the decoder,
+    /// the widening, the resampler or the cut, then what the held, whole and wide paths
+    /// finish the result with. Without a format (pixels wanted) alpha is left as it is.
+    private static func stages(_ operation: ImageOperation, info: ImageInfo, resample: Resample?, cropRegion: Rect?, path: Path,
+                               orientation: Orientation, depth: Int, format: ImageFormat?, encode: EncodeOptions, toSRGB: Bool,
+                               upright: Size) -> [Stage] {
+        var stages: [Stage] = []
+        if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
+        if depth == 16 && info.bitDepth <= 8 { stages.append(.widen) }
+        if let r = resample {
+            stages.append(.resample(filter: r.filter, source: r.sampling, target: r.storedTarget))
+        } else if let kept = cropRegion {
+            // A decoder that decodes regions is cut in stored pixels, before turning.
+            stages.append(.cut(kept))
+        }
+        guard path != .stream else { return stages }
+        if orientation != .up { stages.append(.orient(orientation)) }
+        if resample == nil, cropRegion == nil, case .crop(let rect, let origin) = operation,
+           let clipped = try? AspectFill.clip(rect, origin: origin, to: upright) {
+            stages.append(.cut(clipped))
+        }
+        if case .fit(let box, let pad?) = operation { stages.append(.pad(box, pad)) }
+        guard let format else { return stages }
+        if info.channels == 2 || info.channels == 4 {
+            if encode.flatten {
+                stages.append(.flatten(encode.background))
+            } else if !format.holdsAlpha {
+                stages.append(.dropOpaqueAlpha)
+                stages.append(.flatten(encode.background))
+            } else {
+                stages.append(.dropOpaqueAlpha)
+            }
+        }
+        if encode.palette && format.writesPalettes && depth == 8 { stages.append(.palettise) }
+        return stages
     }
 
     /// The largest decode factor that still leaves the resampler a 2x reduction

@@ -16,7 +16,7 @@ extension CodecDescriptor {
         libraries: { [("libheif", String(cString: cheif_version()))] },
         writer: Writer(options: [.quality, .effort],
                        rows: { HEIFEncoder(format: .heic, width: $0, height: $1, channels: $2, options: $3) },
-                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil,
+                       carriable: { options, _ in (options, []) },
                        settings: HEIFEncoder.settings),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libheif decodes grid tiles on the decode's threads")

@@ -20,11 +20,10 @@ extension CodecDescriptor {
                            ICOEncoder(entry: try ImageFormat.png.encoder(width: width, height: height, channels: channels, options: options),
                                       size: Size(width: width, height: height))
                        },
-                       whole: { image, options in
-                           try ICOContainer.file([(image.size, try ImageFormat.png.encode(image, options: options))])
-                       },
                        carriable: { png.writer!.carriable($0, $1) },
-                       isPalette: nil,
                        settings: { ["PNG entries"] + png.writer!.settings($0) },
-                       container: Container(merge: { try ICOContainer.merge($0) })))
+                       container: Container(merge: { try ICOContainer.merge($0) }),
+                       palette: { size, entries, indices, options in
+                           try ICOContainer.file([(size, try png.writer!.palette!(size, entries, indices, options))])
+                       }))
 }

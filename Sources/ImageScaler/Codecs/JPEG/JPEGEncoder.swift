@@ -1,35 +1,27 @@
 import CJPEGShim
 
 /// JPEG from rows: gray or RGB at `options.quality` (default 85) with optimised Huffman tables,
-/// `options.subsampling` and optionally progressive; alpha (JPEG has none) is flattened
-/// onto `options.background` row by row. ICC/EXIF/XMP embedded unchanged.
+/// `options.subsampling` and optionally progressive. JPEG holds no alpha: the plan's
+/// flatten stage (or `ImageFormat.encode`) composites it away before rows come here.
+/// ICC/EXIF/XMP embedded unchanged.
 final class JPEGEncoder: RowEncoder {
     /// sharp\'s and vipsthumbnail\'s neighbourhood for web thumbnails.
     static let defaultQuality = 85
     private let writer: OpaquePointer
-    private let width: Int
-    private let channels: Int
-    private let outChannels: Int
-    private let background: RGBColor
-    private var scratch: [UInt8] = []
 
     init(width: Int, height: Int, channels: Int, options: EncodeOptions) throws {
-        self.width = width
-        self.channels = channels
-        background = options.background
-        outChannels = channels == 2 || channels == 4 ? Flattener.channels(flattening: channels, onto: options.background) : channels
+        guard channels == 1 || channels == 3 else { throw EncodeError.failed(.jpeg, "JPEG holds no alpha; \(channels) channels must be flattened first") }
         var message = ShimMessage()
         let icc = options.iccProfile ?? [], exif = options.exif ?? [], xmp = options.xmp ?? []
         var jpegOptions = cjpeg_encode_options(quality: Int32(options.quality ?? JPEGEncoder.defaultQuality), progressive: options.progressive ? 1 : 0,
                                                subsampling: options.subsampling.code)
-        let flat = outChannels
         let w = icc.withUnsafeBufferPointer { i in
             exif.withUnsafeBufferPointer { e in
                 xmp.withUnsafeBufferPointer { x in
                     var metadata = cjpeg_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
                                                   exif_length: UInt32(e.count), xmp: x.baseAddress, xmp_length: UInt32(x.count))
                     return message.with {
-                        cjpeg_writer_open(UInt32(width), UInt32(height), Int32(flat), &jpegOptions, &metadata, $0, $1)
+                        cjpeg_writer_open(UInt32(width), UInt32(height), Int32(channels), &jpegOptions, &metadata, $0, $1)
                     }
                 }
             }
@@ -61,20 +53,8 @@ final class JPEGEncoder: RowEncoder {
 
     func write(_ rows: UnsafePointer<UInt8>, count: Int, bytesPerRow: Int) throws {
         var message = ShimMessage()
-        if outChannels == channels {
-            guard message.with({ cjpeg_writer_write_rows(writer, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
-                throw EncodeError.failed(.jpeg, message.text)
-            }
-            return
-        }
-        if scratch.isEmpty { scratch = PixelBuffer.samples(count: width * outChannels) }
-        for y in 0..<count {
-            let status = scratch.withUnsafeMutableBufferPointer { row -> Int32 in
-                Flattener.flatten(rows + y * bytesPerRow, channels: channels, into: row.baseAddress!,
-                                  channels: outChannels, pixels: width, onto: background)
-                return message.with { cjpeg_writer_write_rows(writer, row.baseAddress!, row.count, 1, $0, $1) }
-            }
-            guard status == 0 else { throw EncodeError.failed(.jpeg, message.text) }
+        guard message.with({ cjpeg_writer_write_rows(writer, rows, bytesPerRow, UInt32(count), $0, $1) }) == 0 else {
+            throw EncodeError.failed(.jpeg, message.text)
         }
     }
 

@@ -20,9 +20,7 @@ extension CodecDescriptor {
         },
         writer: Writer(options: [.quality, .progressive, .subsampling], holdsAlpha: false,
                        rows: { try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3) },
-                       whole: nil,
                        carriable: { options, _ in JPEGEncoder.carriable(options) },
-                       isPalette: nil,
                        settings: { o in
                            ["quality \(o.quality ?? JPEGEncoder.defaultQuality)", o.subsampling.rawValue.map(String.init).joined(separator: ":"),
                             o.progressive ? "progressive" : "baseline"]

@@ -63,9 +63,6 @@ final class PNGEncoder: RowEncoder {
         return (o, ["ICC profile not carried into the PNG: libpng refuses it (\(why.text))"])
     }
 
-    /// Whether PNG bytes are a palette image (IHDR's colour type 3).
-    static func isPalette(_ png: [UInt8]) -> Bool { png.count > 25 && png[25] == 3 }
-
     /// A whole 16-bit image.
     static func encode(_ image: WideImage, options: EncodeOptions) throws -> [UInt8] {
         let encoder = try PNGEncoder(width: image.width, height: image.height, channels: image.channels, options: options, bitDepth: 16)
@@ -75,14 +72,11 @@ final class PNGEncoder: RowEncoder {
         return try encoder.finish()
     }
 
-    /// A whole buffer. With `options.palette`, an image of at most 256 colours is
-    /// written as an 8-bit palette image (tRNS carrying any alpha).
-    static func encode(_ image: PixelBuffer, options: EncodeOptions) throws -> [UInt8] {
-        if options.palette, let (palette, indices) = Palettizer.palettize(image) {
-            let encoder = try PNGEncoder(width: image.width, height: image.height, channels: 1, options: options, palette: palette)
-            try indices.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, count: image.height, bytesPerRow: image.width) }
-            return try encoder.finish()
-        }
-        return try PNGEncoder(width: image.width, height: image.height, channels: image.channels, options: options).encode(image)
+    /// An 8-bit palette image: RGBA `palette` entries (alpha to tRNS) and one index byte
+    /// a pixel, as `Palettizer` makes them.
+    static func encode(_ size: Size, palette: [UInt8], indices: [UInt8], options: EncodeOptions) throws -> [UInt8] {
+        let encoder = try PNGEncoder(width: size.width, height: size.height, channels: 1, options: options, palette: palette)
+        try indices.withUnsafeBufferPointer { try encoder.write($0.baseAddress!, count: size.height, bytesPerRow: size.width) }
+        return try encoder.finish()
     }
 }

@@ -16,9 +16,8 @@ extension CodecDescriptor {
         libraries: { [("libpng", String(cString: cpng_version()))] },
         writer: Writer(options: [.compression, .palette],
                        rows: { try PNGEncoder(width: $0, height: $1, channels: $2, options: $3) },
-                       whole: { try PNGEncoder.encode($0, options: $1) },
                        carriable: { PNGEncoder.carriable($0, channels: $1) },
-                       isPalette: { PNGEncoder.isPalette($0) },
                        settings: { ["zlib level \($0.compression)"] },
-                       wide: { try PNGEncoder.encode($0, options: $1) }))
+                       wide: { try PNGEncoder.encode($0, options: $1) },
+                       palette: { try PNGEncoder.encode($0, palette: $1, indices: $2, options: $3) }))
 }

@@ -14,8 +14,6 @@ extension CodecDescriptor {
         libraries: { [] },
         writer: Writer(options: [],
                        rows: { width, height, channels, _ in PNMEncoder(width: width, height: height, channels: channels) },
-                       whole: nil,
                        carriable: { options, _ in PNMEncoder.carriable(options) },
-                       isPalette: nil,
                        settings: { _ in ["8-bit"] }))
 }

@@ -21,7 +21,7 @@ extension CodecDescriptor {
         },
         writer: Writer(options: [.quality, .lossless, .effort],
                        rows: { WebPEncoder(width: $0, height: $1, channels: $2, options: $3) },
-                       whole: nil, carriable: { options, _ in (options, []) }, isPalette: nil,
+                       carriable: { options, _ in (options, []) },
                        settings: { o in
                            [o.lossless ? "lossless" : "quality \(o.quality ?? WebPEncoder.defaultQuality)",
                             "effort \(min(o.effort ?? WebPEncoder.defaultEffort, 6))"]
