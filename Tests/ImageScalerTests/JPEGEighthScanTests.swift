@@ -73,7 +73,7 @@ final class JPEGEighthScanTests: XCTestCase {
     /// The second thread may begin anywhere: inside a code, between an FF and its 00,
     /// just before a restart marker. The result never changes, and the threads meet.
     func testSecondThreadGivesTheSameBytesFromAnyStart() throws {
-        let thread = try XCTUnwrap(RenderExecutor.lentThread(threads: 2))
+        let thread = RenderExecutor.lentThread()
         var tried = 0, met = 0
         for (name, jpeg) in try Fixtures.cjpegVariants() where name.hasPrefix("640x427") {
             let (whole, _) = try XCTUnwrap(try eighth(jpeg), name)
@@ -95,7 +95,7 @@ final class JPEGEighthScanTests: XCTestCase {
     /// from the second thread's records, made on the lent thread from where the two met,
     /// over the whole image and over regions.
     func testLentThreadDecodesEqualDjpegAndRegionsEqualCrops() throws {
-        let thread = try XCTUnwrap(RenderExecutor.lentThread(threads: 2))
+        let thread = RenderExecutor.lentThread()
         let ppm = NSTemporaryDirectory() + "/eighth-noise-\(getpid()).ppm"
         defer { unlink(ppm) }
         let (w, h) = (1600, 1200)
@@ -133,7 +133,7 @@ final class JPEGEighthScanTests: XCTestCase {
         let jpeg = try ImageFile.read(Fixtures.testImages + "/scene-640x427.jpg")
         let scanStart = try XCTUnwrap((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
         XCTAssertNotNil(try eighth(jpeg))
-        let thread = try XCTUnwrap(RenderExecutor.lentThread(threads: 2))
+        let thread = RenderExecutor.lentThread()
         var broken: [(String, [UInt8])] = [("truncated", Array(jpeg[0..<(jpeg.count * 2 / 3)])),
                                            ("no EOI", Array(jpeg[0..<(jpeg.count - 2)]))]
         // Stuffed FF bytes: all ones, which no Huffman code is.

@@ -27,7 +27,7 @@ final class JPEGEntropyTests: XCTestCase {
         do {
             if piped { options.pipelineMCUs = 1 }
             let (image, at, _) = try JPEGCodec.decode(jpeg, options: options, region: region,
-                                                      thread: piped ? RenderExecutor.lentThread(threads: 2) : nil)
+                                                      thread: piped ? RenderExecutor.lentThread() : nil)
             guard let region else { return Outcome(image: image, error: nil) }
             let inside = Rect(x: region.x - at.x, y: region.y - at.y, width: region.width, height: region.height)
             return Outcome(image: try Scaling.crop(image, to: inside), error: nil)

@@ -54,7 +54,7 @@ final class PNGFastPathTests: XCTestCase {
     /// The fast path's decode, inflating on a lent thread or not.
     func fast(_ png: [UInt8], lent: Bool) throws -> [UInt8] {
         var out: [UInt8] = []
-        _ = try PNGCodec.decodeRows(png, thread: lent ? RenderExecutor.lentThread(threads: 2) : nil, begin: { _ in }, rows: { chunk in
+        _ = try PNGCodec.decodeRows(png, thread: lent ? RenderExecutor.lentThread() : nil, begin: { _ in }, rows: { chunk in
             out += UnsafeBufferPointer(start: chunk.pixels, count: chunk.count * chunk.bytesPerRow)
         })
         return out

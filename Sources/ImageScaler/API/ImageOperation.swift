@@ -130,7 +130,7 @@ public enum ImageOperation: Sendable {
                                       splitRegions: settings.splitRegions)
         let drawn = job.isDrawn ? job.info.size : nil
         let decodes = RenderExecutor.passes(job.plans).map { pass in
-            JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass),
+            JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass).description,
                            outputs: pass.outputs.map { $0 + firstOutput }, drawn: drawn)
         } + job.plans.indices.filter { [.whole, .wide].contains(job.plans[$0].path) }.map { i in
             JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i + firstOutput],

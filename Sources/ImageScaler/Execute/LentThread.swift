@@ -28,6 +28,6 @@ struct LentWork: @unchecked Sendable {
 }
 
 extension RenderExecutor {
-    /// A thread to lend a decode when the executor runs more than one.
-    static func lentThread(threads: Int) -> LentThread? { threads > 1 ? LentThread() : nil }
+    /// A thread to lend a decode (the executor decides when: `Split.lentThread`).
+    static func lentThread() -> LentThread { LentThread() }
 }

@@ -103,9 +103,9 @@ struct RenderExecutor: Sendable {
         } else {
             for pass in passes {
                 let members = pass.outputs.map { sinks[$0]! }
-                let decoded = try decodeRows(pass.window, shrink: pass.shrink,
-                                             begin: { region in try members.forEach { try $0.begin(region) } },
-                                             rows: { chunk in try members.forEach { try $0.add(chunk) } })
+                let decoded = try decode(pass, decide(pass),
+                                         begin: { region in try members.forEach { try $0.begin(region) } },
+                                         rows: { chunk in try members.forEach { try $0.add(chunk) } })
                 for i in pass.outputs { results[i] = try sinks[i]!.finish(info: decoded) }
             }
         }
@@ -125,15 +125,15 @@ struct RenderExecutor: Sendable {
         let group = DispatchGroup()
         for (p, pass) in passes.enumerated() {
             let pipes = lanes.filter { $0.pass == p }.map(\.pipe)
+            let decision = decide(pass)
             // Bands are attached before any thread starts, and only read once the pass's
             // decode (which waits for its bottom part) has closed the pipes.
-            let banded = bandedHalves(pass, sinks: pass.outputs.map { sinks[$0]! })
+            for (i, band) in zip(pass.outputs, decision.bands) { sinks[i]!.lowerBand = band }
             DispatchQueue(label: "imgscale.decode").async(group: group) { [self] in
                 do {
                     let begin = { (region: DecodedRegion) in pipes.forEach { $0.begin(region) } }
                     let rows = { (chunk: RowChunk) in try ChunkPipe.broadcast(chunk, to: pipes) }
-                    let info = try banded.map { try RenderExecutor.decode($0.halves, bands: $0.bands, begin: begin, rows: rows) }
-                        ?? decodeRows(pass.window, shrink: pass.shrink, begin: begin, rows: rows)
+                    let info = try decode(pass, decision, begin: begin, rows: rows)
                     state.withLock { $0.decoded[p] = info }
                 } catch {
                     state.withLock { $0.add(error) }
@@ -204,7 +204,8 @@ struct RenderExecutor: Sendable {
     func image() throws -> (PixelBuffer, ImageInfo) {
         if let resample = plan.resample {
             let sink = OutputSink(plan: plan, format: nil, encoding: { _ in EncodeOptions() })
-            let decoded = try decodeRows(resample.window, shrink: resample.shrink, begin: { try sink.begin($0) }, rows: { try sink.add($0) })
+            let pass = Pass(shrink: resample.shrink, window: resample.window, outputs: [0])
+            let decoded = try decode(pass, decide(pass, banding: false), begin: { try sink.begin($0) }, rows: { try sink.add($0) })
             return (try sink.image(), decoded)
         }
         var collector = RowCollector()
@@ -214,38 +215,66 @@ struct RenderExecutor: Sendable {
         return (try Finisher.apply(plan.stages, to: collector.image, origin: (at.x, at.y)), decoded)
     }
 
-    /// A pass split where the decoder can split its window, where it says the work halves
-    /// (else at the middle row): each output's rows below the first whose filter window
-    /// reaches the bottom part are made by a `LowerBand` on the bottom part's thread, which starts decoding at the first
-    /// row those windows read. Nil (and no bands attached) when a member has no resampler,
-    /// a band would be empty, or the decoder cannot split there.
-    private func bandedHalves(_ pass: Pass, sinks: [OutputSink]) -> (halves: RegionHalves, bands: [LowerBand])? {
-        guard concurrent && splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
-              let split = decoder.splitRow(of: window, shrink: pass.shrink, margin: 16) else { return nil }
-        var bands: [LowerBand] = []
-        for sink in sinks {
-            guard let resample = sink.plan.resample, let band = LowerBand(resample, window: window, split: split) else { return nil }
-            bands.append(band)
+    /// How one pass uses a second core, decided once, here, from the plans and what the
+    /// decoder can do: what `imgscale plan` prints is what `render` runs.
+    enum Split: Equatable, CustomStringConvertible {
+        case oneThread
+        /// The decoder may run part of its work on a thread the executor lends it.
+        case lentThread
+        /// The window decoded in two parts at once, split at row `row`: the bottom part
+        /// decodes from `overlap` rows above it straight into each output's lower band
+        /// (`banded`), or into a buffer whose rows follow the top part's.
+        case parts(row: Int, overlap: Int, banded: Bool)
+
+        var description: String {
+            switch self {
+            case .oneThread: return "one thread"
+            case .lentThread: return "with a lent thread"
+            case .parts(let row, _, _): return "two parts at once, split at row \(row)"
+            }
         }
-        // Nearest's windows skip rows, so the lower band may read nothing above the split.
-        let overlap = max(0, split - bands.map(\.firstSourceRow).min()!)
-        guard let halves = decoder.halves(of: window, shrink: pass.shrink, options: options, split: split, overlap: overlap)
-        else { return nil }
-        for (sink, band) in zip(sinks, bands) { sink.lowerBand = band }
-        return (halves, bands)
     }
 
-    /// How `pass` will use a second core, as `JobPlan` says it: decoded in two parts at
-    /// once where the decoder can split its window, else with a thread lent to the
-    /// decoder, or on one thread.
-    func split(of pass: Pass) -> String {
-        guard concurrent else { return "one thread" }
-        if splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
-           let halves = decoder.halves(of: window, shrink: pass.shrink, options: options) {
-            return "two parts at once, split at row \(halves.bottom.y)"
-        }
-        return "with a lent thread"
+    /// A pass's split, with what running it needs: the two parts, and each output's band.
+    private struct Decision {
+        let split: Split
+        var halves: RegionHalves? = nil
+        var bands: [LowerBand] = []
     }
+
+    /// Where the decoder can split the window, at the row where it says the work halves
+    /// (else the middle): each output's rows below the first whose filter window reaches
+    /// the bottom part are made by a `LowerBand` on the bottom part's thread, which starts
+    /// decoding at the first row those windows read. Without bands (a member with no
+    /// resampler, an empty band, or `banding` off) a window small enough to wait in
+    /// memory is split with a buffer instead; else the decoder is lent a thread.
+    private func decide(_ pass: Pass, banding: Bool = true) -> Decision {
+        guard concurrent else { return Decision(split: .oneThread) }
+        guard splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
+              let row = decoder.splitRow(of: window, shrink: pass.shrink, margin: 16) else { return Decision(split: .lentThread) }
+        if banding {
+            var bands: [LowerBand] = []
+            for i in pass.outputs {
+                guard let resample = plans[i].resample, let band = LowerBand(resample, window: window, split: row) else { break }
+                bands.append(band)
+            }
+            if bands.count == pass.outputs.count {
+                // Nearest's windows skip rows, so the lower band may read nothing above the split.
+                let overlap = max(0, row - bands.map(\.firstSourceRow).min()!)
+                if let halves = decoder.halves(of: window, shrink: pass.shrink, options: options, split: row, overlap: overlap) {
+                    return Decision(split: .parts(row: row, overlap: overlap, banded: true), halves: halves, bands: bands)
+                }
+            }
+        }
+        if RenderExecutor.buffers(window),
+           let halves = decoder.halves(of: window, shrink: pass.shrink, options: options, split: row, overlap: 0) {
+            return Decision(split: .parts(row: row, overlap: 0, banded: false), halves: halves)
+        }
+        return Decision(split: .lentThread)
+    }
+
+    /// How `pass` will use a second core, as `JobPlan` says it.
+    func split(of pass: Pass) -> Split { decide(pass).split }
 
     /// Whether the bottom half of `region` may wait in memory while the top streams: it
     /// must stay small next to streaming's footprint, at most 4 MiB of RGB rows (a 12 MP
@@ -256,19 +285,21 @@ struct RenderExecutor: Sendable {
             && region.width * (region.height / 2 + 1) * 3 <= 4 << 20
     }
 
-    /// `window`'s rows at 1/`shrink`, split in two halves decoded at once when there is a
-    /// core to spare and the decoder can split the window, else with a thread lent to
-    /// the decoder when there is a core to spare.
-    private func decodeRows(_ window: Rect?, shrink: Int, begin: (DecodedRegion) throws -> Void,
-                            rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        if concurrent && splitRegions && decoder.capabilities.splitsRegions, let window, RenderExecutor.buffers(window),
-           let halves = decoder.halves(of: window, shrink: shrink, options: options) {
-            return try RenderExecutor.decode(halves, begin: begin, rows: rows)
+    /// The pass's rows at 1/`shrink`, run as `decision` says.
+    private func decode(_ pass: Pass, _ decision: Decision, begin: (DecodedRegion) throws -> Void,
+                        rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        switch decision.split {
+        case .oneThread:
+            return try decoder.decode(region: pass.window, shrink: pass.shrink, options: options, begin: begin, rows: rows)
+        case .lentThread:
+            return try decoder.decode(region: pass.window, shrink: pass.shrink, options: options, lending: RenderExecutor.lentThread(),
+                                      begin: begin, rows: rows)
+        case .parts(_, _, let banded):
+            // Invariant: `decide` gives parts only with their halves.
+            let halves = decision.halves!
+            return banded ? try RenderExecutor.decode(halves, bands: decision.bands, begin: begin, rows: rows)
+                          : try RenderExecutor.decode(halves, begin: begin, rows: rows)
         }
-        if let thread = RenderExecutor.lentThread(threads: threads) {
-            return try decoder.decode(region: window, shrink: shrink, options: options, lending: thread, begin: begin, rows: rows)
-        }
-        return try decoder.decode(region: window, shrink: shrink, options: options, begin: begin, rows: rows)
     }
 
     /// Runs `work` on a Dispatch worker and awaits it, so that an async caller's
