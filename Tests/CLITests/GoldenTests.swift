@@ -72,7 +72,7 @@ final class GoldenTests: XCTestCase {
             let outputs = try Self.threadings.map { threading -> [UInt8] in
                 var settings = threading
                 settings.filter = filter
-                return try operation(c.args).render(data, as: .png, settings: settings).bytes
+                return try operation(c.args).render(data, as: .png, decode: DecodeOptions(), settings: settings).bytes
             }
             XCTAssertEqual(Set(outputs).count, 1, "\(c.name): the same bytes at any thread count")
             try check(c.name, actual: try ImageCodec.decode(outputs[0]).0, via: "library")
@@ -143,7 +143,7 @@ final class GoldenTests: XCTestCase {
             let data = try ImageFile.read(CLI.testImages + "/\(name).jpg")
             for op in operations {
                 for format in [ImageFormat.jpeg, .png] {
-                    let outputs = try Self.threadings.map { try op.render(data, as: format, settings: $0).bytes }
+                    let outputs = try Self.threadings.map { try op.render(data, as: format, decode: DecodeOptions(), settings: $0).bytes }
                     XCTAssertEqual(Set(outputs).count, 1, "\(name) \(op) \(format)")
                 }
             }
@@ -153,7 +153,7 @@ final class GoldenTests: XCTestCase {
                     let outputs = try Self.threadings.map { settings -> [UInt8] in
                         var settings = settings
                         settings.filter = filter
-                        return try op.render(data, as: .png, settings: settings).bytes
+                        return try op.render(data, as: .png, decode: DecodeOptions(), settings: settings).bytes
                     }
                     XCTAssertEqual(Set(outputs).count, 1, "\(name) \(op) \(filter)")
                 }

@@ -151,7 +151,7 @@ final class RestartIntervalCutTests: XCTestCase {
             // The render's split, whose bottom part resamples its own band, fails the same way.
             var settings = RenderSettings()
             settings.threads = 2
-            XCTAssertThrowsError(try ImageOperation.fit(Size(width: 300, height: 300)).render(broken, as: .png, settings: settings))
+            XCTAssertThrowsError(try ImageOperation.fit(Size(width: 300, height: 300)).render(broken, as: .png, decode: DecodeOptions(), settings: settings))
         }
     }
 

@@ -61,7 +61,7 @@ final class SharedDecodeTests: XCTestCase {
             for (operation, result) in zip(operations, results) {
                 var settings = RenderSettings()
                 settings.threads = threads
-                XCTAssertEqual(result.bytes, try operation.render(png, as: .png, settings: settings).bytes)
+                XCTAssertEqual(result.bytes, try operation.render(png, as: .png, decode: DecodeOptions(), settings: settings).bytes)
             }
         }
     }

@@ -17,7 +17,7 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case outOfMemory(Int)
     /// Damage the decode was told to fail on, which `FailOn` level `tolerableAt` would
     /// let through (decoding what is there, with a warning).
-    indirect case damaged(DecodeError, tolerableAt: DecodeOptions.FailOn)
+    indirect case damaged(DecodeError, tolerableAt: RenderOptions.FailOn)
 
     /// `error`, marked as damage of kind `damage` (a `FailOn` severity).
     static func refusing(_ error: DecodeError, damage: FailOn) -> DecodeError {

@@ -1,24 +1,24 @@
-/// How to decode. The defaults suit untrusted input.
-public struct DecodeOptions: Sendable {
+/// How to decode (`RenderOptions`'s decoder share). The defaults suit untrusted input.
+package struct DecodeOptions: Sendable {
     /// sharp's default limit, 0x3FFF squared; 0 means no limit.
-    public static let defaultMaxPixels = 268_402_689
+    package static let defaultMaxPixels = 268_402_689
 
     /// Refuse images with more pixels than this, checked from the header before any
     /// pixel memory is allocated. 0 removes the limit.
-    public var maxPixels: Int = DecodeOptions.defaultMaxPixels
+    package var maxPixels: Int = DecodeOptions.defaultMaxPixels
     /// The bytes one decode may hold at its peak (`MemoryBudget`): the file, the
     /// decoder's working memory and the pipeline's buffers. `Int.max` removes the budget.
-    public var maxMemory: Int = MemoryBudget.defaultBytes
+    package var maxMemory: Int = MemoryBudget.defaultBytes
     /// How much damage an input may have and still give an output (`FailOn`).
-    public var failOn: DecodeOptions.FailOn = .warning
+    package var failOn: FailOn = .warning
     /// JPEG shrink-on-load: decode at 1/`shrink` size (1, 2, 4 or 8). Ignored for PNG.
-    public var shrink: Int = 1
+    package var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
-    public var toSRGB: Bool = false
+    package var toSRGB: Bool = false
     /// Dots per inch for a drawn picture (SVG) sized in physical units (mm, in, pt) or
     /// by its viewBox alone (user units at 72 dpi): 72, as libvips and sharp. A size in
     /// px is the same at any density.
-    public var density: Double = 72
+    package var density: Double = 72
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false
@@ -28,12 +28,12 @@ public struct DecodeOptions: Sendable {
     /// thread (below, the thread costs more than it saves); tests lower it.
     var pipelineMCUs = 1 << 14
 
-    public init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
+    package init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels
         self.shrink = shrink
     }
 
-    func check(_ size: Size) throws {
+    package func check(_ size: Size) throws {
         // PNG allows 2^31-1 per side; the product must still fit the buffer arithmetic.
         guard size.width > 0, size.height > 0, size.width <= 0x7fff_ffff, size.height <= 0x7fff_ffff else {
             throw DecodeError.badDimensions(size)

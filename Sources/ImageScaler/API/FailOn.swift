@@ -1,4 +1,4 @@
-extension DecodeOptions {
+extension RenderOptions {
     /// How damaged an input may be and still give an output, in libvips's terms: each
     /// level fails on its own kind of damage and on everything worse. Damage below the
     /// level is decoded as far as the codec can (libjpeg fills missing blocks with grey; a
@@ -38,4 +38,4 @@ extension DecodeOptions {
 }
 
 /// The name the package's own code uses.
-package typealias FailOn = DecodeOptions.FailOn
+package typealias FailOn = RenderOptions.FailOn

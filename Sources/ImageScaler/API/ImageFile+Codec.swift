@@ -3,12 +3,23 @@
 /// writing them.
 extension ImageFile {
     /// The header's facts, without decoding pixels.
-    public static func info(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> ImageInfo {
+    public static func info(_ data: [UInt8], options: RenderOptions = RenderOptions()) throws -> ImageInfo {
+        try info(data, options: options.decode)
+    }
+
+    package static func info(_ data: [UInt8], options: DecodeOptions) throws -> ImageInfo {
         try ImageFormat.decoder(for: data, options: options).info
     }
 
-    /// The whole image, at 1/`options.shrink` where the decoder can scale.
-    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (PixelBuffer, ImageInfo) {
+    /// The whole image, upright as stored (no orientation applied), at 1/`shrink` where
+    /// the decoder can scale on load (JPEG: 2, 4 or 8), else at full size.
+    public static func decode(_ data: [UInt8], options: RenderOptions = RenderOptions(), shrink: Int = 1) throws -> (PixelBuffer, ImageInfo) {
+        var d = options.decode
+        d.shrink = shrink
+        return try decode(data, options: d)
+    }
+
+    package static func decode(_ data: [UInt8], options: DecodeOptions) throws -> (PixelBuffer, ImageInfo) {
         let decoder = try ImageFormat.decoder(for: data, options: options)
         let header = decoder.info
         try options.check(header.size)
@@ -21,8 +32,15 @@ extension ImageFile {
         return (image, info)
     }
 
-    public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> [UInt8] {
-        try format.encode(image, options: options)
+    /// `image` in `format`: alpha composited onto the background where the format holds
+    /// none (or with `flatten`), a palette where asked and possible.
+    public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: RenderOptions = RenderOptions()) throws -> [UInt8] {
+        try encode(image, as: format, options: options.encode)
+    }
+
+    package static func encode(_ image: PixelBuffer, as format: ImageFormat, options: EncodeOptions) throws -> [UInt8] {
+        let opaque = options.flatten && image.hasAlpha ? Flattener.flatten(image, onto: options.background) : image
+        return try format.encode(opaque, options: options)
     }
 }
 

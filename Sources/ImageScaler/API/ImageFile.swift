@@ -25,7 +25,7 @@ public enum ImageFile {
     /// file is peeked at and then read into one allocation of its size (no copy). The
     /// limit defaults to the memory budget's default: a file larger than the budget
     /// could never be decoded within it.
-    public static func readImage(_ path: String, limit: Int = DecodeOptions().maxMemory) throws -> [UInt8] {
+    public static func readImage(_ path: String, limit: Int = RenderOptions.Limits().maxMemory) throws -> [UInt8] {
         try withOpenFile(path) { fd, size in
             var head = [UInt8](repeating: 0, count: 16)
             let got: Int

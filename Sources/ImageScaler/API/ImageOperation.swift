@@ -38,8 +38,13 @@ public enum ImageOperation: Sendable {
     /// never held whole, and a decoder that can (JPEG) decodes at 1/2, 1/4 or 1/8 when
     /// that still leaves the filter a 2x reduction (`ShrinkOnLoad`), and only over the
     /// rows and columns the filter reads. The small result is turned upright.
-    public func perform(on data: [UInt8], decode: DecodeOptions = DecodeOptions(), autoOrient: Bool = true,
-                        filter: Filter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
+    /// `options` gives the limits, the orientation, the filter and the colour stage.
+    public func perform(on data: [UInt8], options: RenderOptions = RenderOptions()) throws -> (PixelBuffer, ImageInfo) {
+        try perform(on: data, decode: options.decode, autoOrient: options.input.autoOrient, filter: options.resize.filter)
+    }
+
+    package func perform(on data: [UInt8], decode: DecodeOptions, autoOrient: Bool = true,
+                         filter: Filter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
         let (decoder, drawn) = try VectorPlacement.drawing(self, from: try ImageFormat.decoder(for: data, options: decode), upscale: true)
         try decode.check(decoder.info.size)
         let operation = try drawn.resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
@@ -55,8 +60,12 @@ public enum ImageOperation: Sendable {
     /// resampler makes them; with `threads` > 1, decoding runs on a second thread. The
     /// bytes are the same either way. With `carryProfile`, an input ICC profile that
     /// fits the output's colour space is embedded unchanged.
-    public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
-                       encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> RenderResult {
+    public func render(_ data: [UInt8], as format: ImageFormat, options: RenderOptions = RenderOptions()) throws -> RenderResult {
+        try render(data, as: format, decode: options.decode, encode: options.encode, settings: options.settings)
+    }
+
+    package func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions,
+                        encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> RenderResult {
         try ImageOperation.render(data, outputs: [RenderOutput(self, as: format)], decode: decode, encode: encode,
                                   settings: settings)[0]
     }
@@ -67,8 +76,12 @@ public enum ImageOperation: Sendable {
     /// factor), and with `threads` > 1 the outputs resample and encode at once. Every
     /// output's limits, and the memory of all of them together, are checked before
     /// any pixel is decoded.
-    public static func render(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions = DecodeOptions(),
-                              encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
+    public static func render(_ data: [UInt8], outputs: [ImageOperation.Output], options: RenderOptions = RenderOptions()) throws -> [RenderResult] {
+        try render(data, outputs: outputs, decode: options.decode, encode: options.encode, settings: options.settings)
+    }
+
+    package static func render(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions,
+                               encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
         // A drawn picture's outputs are drawn one after another, each within the budget.
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
         for job in parts { try MemoryBudget.check(job.memory, budget: decode.maxMemory) }
@@ -167,10 +180,10 @@ public enum ImageOperation: Sendable {
     /// `render` off the caller's thread: the work runs on a Dispatch worker, so a server's
     /// cooperative thread pool is never blocked by decoding. Cancelling the task stops
     /// the decode between row chunks, with `CancellationError`.
-    public func render(_ data: [UInt8], as format: ImageFormat, decode: DecodeOptions = DecodeOptions(),
-                       encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) async throws -> RenderResult {
+    public func render(_ data: [UInt8], as format: ImageFormat, options: RenderOptions = RenderOptions()) async throws -> RenderResult {
         let flag = CancellationFlag()
-        var cancellable = decode
+        let (encode, settings) = (options.encode, options.settings)
+        var cancellable = options.decode
         cancellable.cancellation = flag
         let options = cancellable
         return try await withTaskCancellationHandler {

@@ -1,26 +1,27 @@
-/// How `ImageOperation.render` treats orientation, metadata and threads. The defaults
+/// How `ImageOperation.render` treats orientation, metadata and threads (`RenderOptions`'s
+/// render share). The defaults
 /// are imgscale's: upright output, the ICC profile carried, other metadata stripped,
 /// one thread.
-public struct RenderSettings: Sendable {
+package struct RenderSettings: Sendable {
     /// Apply the EXIF orientation before any geometry.
-    public var autoOrient = true
+    package var autoOrient = true
     /// Embed the input's ICC profile when it fits the output's colour space.
-    public var carryProfile = true
+    package var carryProfile = true
     /// Copy EXIF (orientation reset to 1, thumbnail dropped) and XMP into the output.
-    public var keepMetadata = false
+    package var keepMetadata = false
     /// Enlarge images smaller than the operation's size. When false, `fit` keeps a
     /// smaller image's size and `fill` crops it to the target's aspect ratio without
     /// scaling it up (vipsthumbnail's `>`).
-    public var upscale = true
+    package var upscale = true
     /// The resampling filter (Pillow's set and semantics).
-    public var filter: ImageOperation.Filter = .bilinear
+    package var filter: ImageOperation.Filter = .bilinear
     /// Threads one image may use. With 2 or more, decoding runs ahead on a second
     /// core while this one resamples and encodes, and a JPEG region with restart markers
     /// is decoded in two halves at once. The bytes are the same at any count.
-    public var threads = 1
+    package var threads = 1
     /// With `threads` > 1, whether a JPEG region may be split; tests turn it off to hold
     /// the decode-ahead alone to the same bytes.
-    var splitRegions = true
+    package var splitRegions = true
 
-    public init() {}
+    package init() {}
 }

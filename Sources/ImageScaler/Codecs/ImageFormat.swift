@@ -90,7 +90,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// Whether the format is written with alpha (where not, alpha is composited away).
     package var holdsAlpha: Bool { codec.writer?.holdsAlpha ?? false }
 
-    /// Whether the format holds 16-bit samples (`EncodeOptions.Depth`).
+    /// Whether the format holds 16-bit samples (`RenderOptions.Depth`).
     public var holdsSixteenBits: Bool { codec.writer?.wide != nil }
 
     /// The writable formats that hold 16-bit samples, for messages.

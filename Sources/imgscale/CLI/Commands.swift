@@ -24,7 +24,7 @@ enum Commands {
         OptionSpec("progressive", "write progressive JPEG"),
         OptionSpec("subsampling", value: "444|422|420", .choice(ChromaSubsampling.allCases.map(\.rawValue)), "JPEG chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
-        OptionSpec("depth", value: "8|16|auto", .choice(EncodeOptions.Depth.allCases.map(\.rawValue)),
+        OptionSpec("depth", value: "8|16|auto", .choice(OutputDepth.allCases.map(\.rawValue)),
                    "bits per sample written: 16 keeps a 16-bit PNG's samples through every step (PNG output only); auto keeps the input's where the output holds it (default 8)"),
         OptionSpec("flatten", "composite alpha onto --background and write an opaque image, in any format"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
@@ -299,7 +299,7 @@ enum Commands {
         settings.encode.background = background(args)
         settings.encode.palette = args.has("palette")
         settings.encode.flatten = args.has("flatten")
-        if let d = args.choice("depth", as: EncodeOptions.Depth.self) { settings.encode.depth = d }
+        if let d = args.choice("depth", as: OutputDepth.self) { settings.encode.depth = d }
         settings.render.upscale = !args.has("no-upscale")
         if let f = args.choice("filter", as: ResampleFilter.self) { settings.render.filter = f }
         settings.encode.progressive = args.has("progressive")

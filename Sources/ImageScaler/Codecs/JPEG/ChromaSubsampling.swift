@@ -1,4 +1,4 @@
-extension EncodeOptions {
+extension RenderOptions {
     /// JPEG chroma subsampling: how many luma samples share one chroma sample, named as
     /// usual (4:4:4 none, 4:2:2 horizontal halving, 4:2:0 both directions).
     public enum ChromaSubsampling: String, Sendable, CaseIterable {
@@ -13,4 +13,4 @@ extension EncodeOptions {
 }
 
 /// The name the package's own code uses.
-package typealias ChromaSubsampling = EncodeOptions.ChromaSubsampling
+package typealias ChromaSubsampling = RenderOptions.ChromaSubsampling

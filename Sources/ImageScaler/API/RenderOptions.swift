@@ -1,0 +1,124 @@
+/// Everything a render can be told, in one value grouped by what a caller means: what an
+/// input may cost, how it is read, how it is resized, its colour, how it is encoded,
+/// its metadata and the threads. Every default suits untrusted input and web
+/// thumbnails: sharp's pixel limit, a 512 MiB budget, strict damage checks, upright,
+/// bilinear, the ICC profile carried, JPEG 85, WebP 80, AVIF 50, PNG level 6, 8 bits,
+/// metadata stripped, one thread.
+public struct RenderOptions: Sendable {
+    /// What one input may cost before it is refused, checked from its header before any
+    /// pixel memory is allocated.
+    public struct Limits: Sendable {
+        /// Pixels in the input and in each output; 0 removes the limit (sharp's 0x3FFF²).
+        public var maxPixels = 268_402_689
+        /// The bytes one input's render may hold at its peak; `Int.max` removes the budget.
+        public var maxMemory = 512 << 20
+        /// How much damage an input may have and still give an output.
+        public var failOn: RenderOptions.FailOn = .warning
+        public init() {}
+    }
+
+    /// How the input is read.
+    public struct Input: Sendable {
+        /// Apply the EXIF orientation before any geometry (all geometry is upright).
+        public var autoOrient = true
+        /// Dots per inch for an SVG sized in physical units or by its viewBox alone.
+        public var density: Double = 72
+        public init() {}
+    }
+
+    /// How the pixels are resampled.
+    public struct Resize: Sendable {
+        /// Pillow's filters, byte for byte.
+        public var filter: ImageOperation.Filter = .bilinear
+        /// Enlarge images smaller than the operation's size; when false `fit` keeps a
+        /// smaller image's size and `fill` crops it unscaled (vipsthumbnail's `>`).
+        public var upscale = true
+        public init() {}
+    }
+
+    /// Colour and alpha.
+    public struct Color: Sendable {
+        /// Convert from the input's ICC profile to sRGB (Little CMS, perceptual) and write
+        /// no profile.
+        public var toSRGB = false
+        /// Embed the input's ICC profile, unchanged, when it fits the output.
+        public var carryProfile = true
+        /// Behind alpha in formats without it, under `flatten`, and a padded letterbox's
+        /// default.
+        public var background: RGBColor = .white
+        /// Composite alpha onto `background` and write an opaque image, in any format.
+        public var flatten = false
+        public init() {}
+    }
+
+    /// How the result is encoded; each setting applies to the formats that have it.
+    public struct Encoding: Sendable {
+        /// JPEG, WebP, AVIF and HEIC quality 1-100; nil is the format's default.
+        public var quality: Int? = nil
+        /// WebP lossless.
+        public var lossless = false
+        /// WebP (0-6), AVIF and HEIC (0-9) effort; nil is the format's default (4).
+        public var effort: Int? = nil
+        /// PNG zlib level 0-9.
+        public var compression = 6
+        /// Progressive JPEG.
+        public var progressive = false
+        public var subsampling: RenderOptions.ChromaSubsampling = .s420
+        /// PNG palette images for results of at most 256 colours.
+        public var palette = false
+        public var depth: RenderOptions.Depth = .eight
+        public init() {}
+    }
+
+    public var limits = Limits()
+    public var input = Input()
+    public var resize = Resize()
+    public var color = Color()
+    public var encoding = Encoding()
+    /// Copy EXIF (orientation reset to 1, thumbnail dropped) and XMP into the output.
+    public var keepMetadata = false
+    /// Threads one image may use: with 2 or more, the decode runs ahead on its own thread
+    /// (helped by a lent one where the decoder can use it) while each output resamples and
+    /// encodes on another. The bytes are the same at any count.
+    public var threads = 1
+
+    public init() {}
+
+    /// The decoder's share.
+    package var decode: DecodeOptions {
+        var d = DecodeOptions(maxPixels: limits.maxPixels)
+        d.maxMemory = limits.maxMemory
+        d.failOn = limits.failOn
+        d.toSRGB = color.toSRGB
+        d.density = input.density
+        return d
+    }
+
+    /// The encoders' share.
+    package var encode: EncodeOptions {
+        var e = EncodeOptions()
+        e.quality = encoding.quality
+        e.lossless = encoding.lossless
+        e.effort = encoding.effort
+        e.compression = encoding.compression
+        e.progressive = encoding.progressive
+        e.subsampling = encoding.subsampling
+        e.palette = encoding.palette
+        e.depth = encoding.depth
+        e.background = color.background
+        e.flatten = color.flatten
+        return e
+    }
+
+    /// The render's share.
+    package var settings: RenderSettings {
+        var s = RenderSettings()
+        s.autoOrient = input.autoOrient
+        s.carryProfile = color.carryProfile
+        s.keepMetadata = keepMetadata
+        s.upscale = resize.upscale
+        s.filter = resize.filter
+        s.threads = threads
+        return s
+    }
+}
