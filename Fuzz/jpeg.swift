@@ -47,7 +47,7 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 /// The 1/8 decoder with its second thread starting at a few bytes of the data (the
 /// split is otherwise tried only on data of 256 KiB or more), then its rows.
 func fuzzEighthSplit(_ bytes: [UInt8]) {
-    guard let thread = RenderExecutor.lentThread(threads: 2) else { return }
+    let thread = RenderExecutor.lentThread()
     bytes.withUnsafeBufferPointer { buf in
         var raw = cjpeg_info()
         var message = ShimMessage()
@@ -91,7 +91,7 @@ func fuzzEntropyAgainstLibjpeg(_ bytes: [UInt8]) {
                 if shrink != 8 {
                     var piped = ours
                     piped.pipelineMCUs = 1
-                    compare(Result { try JPEGCodec.decode(bytes, options: piped, region: region, thread: RenderExecutor.lentThread(threads: 2)) },
+                    compare(Result { try JPEGCodec.decode(bytes, options: piped, region: region, thread: RenderExecutor.lentThread()) },
                             b, region)
                 }
             }

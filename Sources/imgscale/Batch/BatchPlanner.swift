@@ -162,7 +162,7 @@ struct BatchPlanner {
             case "scale":
                 out += BatchPlanner.scaleText(scale ?? 1)
             case "at":
-                // Scale 1 is the base name (icon.png), others Apple's suffix (icon@2x.png).
+                // Scale 1 is the base name ("icon"), others Apple's suffix ("icon@2x").
                 if let scale, scale != 1 { out += "@" + BatchPlanner.scaleText(scale) + "x" }
             default:
                 throw UsageError(message: "--name has unknown token {\(token)}; known: {name} {stem} {ext} {dir} {w} {h} {width} {height} {scale} {at}")

@@ -289,7 +289,7 @@ enum Commands {
         if !scales.isEmpty && given.contains(where: { $0.requestedSize == nil }) {
             throw UsageError(message: "--scale multiplies --size, which this command was not given")
         }
-        // Each scale of each size, scale by scale (icon.png, icon@2x.png, ...).
+        // Each scale of each size, scale by scale ("icon", "icon@2x", ...).
         let operations = scales.isEmpty ? given : scales.flatMap { s in given.map { scaled($0, by: s) } }
         var settings = JobSettings()
         if let q = args.int("quality") { settings.encode.quality = q }
