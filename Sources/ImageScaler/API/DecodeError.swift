@@ -15,6 +15,9 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case overBudget(needed: Int, budget: Int)
     /// The system refused memory the budget allowed (`ulimit -v`, a cgroup).
     case outOfMemory(Int)
+    /// The page asked for (0-based) is not in the file, which holds `pages` of them;
+    /// `name` is what the format calls them (nil: it holds one image).
+    case noPage(Int, pages: Int, name: String?)
     /// Damage the decode was told to fail on, which `FailOn` level `tolerableAt` would
     /// let through (decoding what is there, with a warning).
     indirect case damaged(DecodeError, tolerableAt: RenderOptions.FailOn)
@@ -39,6 +42,9 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
             return "would need about \(MemoryBudget.describe(needed)), over the memory budget of \(MemoryBudget.describe(budget))"
         case .outOfMemory(let bytes):
             return "cannot allocate the \(MemoryBudget.describe(bytes)) it needs (out of memory)"
+        case .noPage(let page, let pages, let name):
+            guard let name else { return "no page \(page): this format holds one image a file" }
+            return "no page \(page): the file holds \(pages) \(name)\(pages == 1 ? "" : "s"), numbered from 0"
         case .damaged(let error, _): return error.description
         }
     }

@@ -19,6 +19,9 @@ package struct DecodeOptions: Sendable {
     /// by its viewBox alone (user units at 72 dpi): 72, as libvips and sharp. A size in
     /// px is the same at any density.
     package var density: Double = 72
+    /// Which of a file's pages is read, from 0: for formats whose descriptor names
+    /// pages (`CodecDescriptor.pageName`); any other asked for a page above 0 refuses.
+    package var page: Int = 0
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false

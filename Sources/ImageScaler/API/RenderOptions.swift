@@ -23,6 +23,8 @@ public struct RenderOptions: Sendable {
         public var autoOrient = true
         /// Dots per inch for an SVG sized in physical units or by its viewBox alone.
         public var density: Double = 72
+        /// Which page of a multi-page file (a TIFF's) is read, from 0.
+        public var page = 0
         public init() {}
     }
 
@@ -91,6 +93,7 @@ public struct RenderOptions: Sendable {
         d.failOn = limits.failOn
         d.toSRGB = color.toSRGB
         d.density = input.density
+        d.page = input.page
         return d
     }
 

@@ -28,6 +28,9 @@ struct CodecDescriptor: Sendable {
     let writer: Writer?
     /// Threads its decoder library starts of its own, which the executor does not count.
     var libraryThreads: String? = nil
+    /// What it calls the images of a file that `DecodeOptions.page` chooses among
+    /// ("page"), when its decoder honours it; nil: one image a file is read.
+    var pageName: String? = nil
 
     /// The encoding side of a format.
     struct Writer: Sendable {

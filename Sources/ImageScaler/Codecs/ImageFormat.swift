@@ -82,6 +82,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// Whether an EXIF orientation in the file turns the image.
     public var appliesExifOrientation: Bool { codec.appliesExifOrientation }
 
+    /// What it calls the images of one file that `RenderOptions.Input.page` chooses
+    /// among ("page"); nil when a file of it is read as one image.
+    public var pageName: String? { codec.pageName }
+
     /// Whether the format stores palette images (`EncodeOptions.palette`).
     public var writesPalettes: Bool { codec.writer?.palette != nil }
 
@@ -110,6 +114,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     static func decoder(for data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> any RowDecoder {
         if data.isEmpty { throw DecodeError.empty }
         guard let format = sniff(data) else { throw DecodeError.unknownFormat }
+        if options.page > 0, format.codec.pageName == nil { throw DecodeError.noPage(options.page, pages: 1, name: nil) }
         return ColorConvertingDecoder(inner: try format.codec.decoder(data, options))
     }
 

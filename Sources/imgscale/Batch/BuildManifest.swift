@@ -110,10 +110,11 @@ struct BuildManifest: Sendable {
     }
 
     /// What a run's settings contribute to every key: everything that changes the bytes
-    /// written (not the thread count, the limits or the reports). Made once a run.
+    /// written (not the thread count, the limits or the reports). Made once a run; the
+    /// first page adds nothing, so manifests written before `--page` existed still hold.
     static func signature(_ settings: JobSettings) -> String {
         let d = settings.decode, r = settings.render
-        return ["imgscale \(Commands.version)", String(reflecting: settings.encode), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)",
+        return ["imgscale \(Commands.version)", String(reflecting: settings.encode), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)" + (d.page > 0 ? " page \(d.page)" : ""),
                 "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)"].joined(separator: "\n")
     }
 

@@ -34,6 +34,7 @@ enum Commands {
         OptionSpec("max-pixels", value: "N", .int(0...Int.max), "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("max-memory", value: "SIZE", .bytes, "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
         densityOption,
+        pageOption,
         OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take before it fails (default 120; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
@@ -50,6 +51,9 @@ enum Commands {
 
     static let densityOption = OptionSpec("density", value: "DPI", .number,
                                           "dots per inch of an SVG sized in mm, in or pt, or by its viewBox alone (default 72)")
+
+    static let pageOption = OptionSpec("page", value: "N", .int(0...65535),
+                                       "which page of a multi-page input (TIFF) is read, from 0 (default 0); info counts them")
 
     static func density(_ args: ParsedArguments) throws -> Double {
         guard let d = args.number("density") else { return 72 }
@@ -212,7 +216,7 @@ enum Commands {
             options: [OptionSpec("json", "print one JSON object per line"),
                       OptionSpec("max-pixels", value: "N", .int(0...Int.max), "accepted for symmetry; info reads headers only"),
                       OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)"),
-                      densityOption],
+                      densityOption, pageOption],
             run: InfoCommand.run),
     ]
 
@@ -312,6 +316,7 @@ enum Commands {
         settings.render.keepMetadata = args.has("keep-metadata")
         settings.decode.toSRGB = args.has("to-srgb")
         settings.decode.density = try density(args)
+        settings.decode.page = args.int("page") ?? 0
         settings.fileFacts = args.has("report") || args.has("if-changed")
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = args.int("jobs") ?? max(1, cores)

@@ -13,6 +13,7 @@ enum InfoCommand {
         guard !paths.isEmpty else { throw UsageError(message: "no input files") }
         let limit = Commands.maxMemory(args)
         let density = try Commands.density(args)
+        let page = args.int("page") ?? 0
         let json = args.has("json")
         let limits = WorkerPool.Limits(budget: limit, images: 1, cpuSeconds: nil)
         var status: Int32 = 0
@@ -28,28 +29,29 @@ enum InfoCommand {
             let path = paths[0]
             print(CrashGuard.run(limits: limits, reportFD: nil, display: FileName.display(path),
                                  outcome: { BatchReporter.InputOutcome(input: path, error: $0, outputs: [], milliseconds: 0) }) {
-                describe(path, limit: limit, density: density, json: json)
+                describe(path, limit: limit, density: density, page: page, json: json)
             })
         } else if WorkerPool.available {
             // One worker, so the lines come back in order; a header read is too quick to
             // gain from more.
             let pool = WorkerPool(limits: limits)
-            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, density: density, json: json) },
+            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, density: density, page: page, json: json) },
                                        record: { print($1) }, crashed: { crashed(paths[$0], $1) })
             if !finished { return 130 }
         } else {
-            paths.forEach { print(describe($0, limit: limit, density: density, json: json)) }
+            paths.forEach { print(describe($0, limit: limit, density: density, page: page, json: json)) }
         }
         return status
     }
 
     /// One input's line, warnings or error.
-    static func describe(_ path: String, limit: Int, density: Double, json: Bool) -> InfoOutcome {
+    static func describe(_ path: String, limit: Int, density: Double, page: Int = 0, json: Bool) -> InfoOutcome {
         CrashGuard.faultForTests(on: path)
         var o = InfoOutcome(display: FileName.display(path))
         do {
             var options = DecodeOptions()
             options.density = density
+            options.page = page
             let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit), options: options)
             for warning in info.warnings { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
             let upright = info.uprightSize
@@ -68,6 +70,7 @@ enum InfoCommand {
                 j.add(info.format.incrementalName, info.interlaced)
                 j.add("frames", info.frames)
                 j.add("images", info.images)
+                if info.format.pageName != nil { j.add("page", page) }
                 j.add("primary_item", info.primaryItem)
                 j.add("icc", info.iccProfile != nil)
                 j.add("exif", info.exif != nil)
@@ -78,7 +81,9 @@ enum InfoCommand {
             } else {
                 var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
                 if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
-                if info.images > 1 {
+                if let name = info.format.pageName, info.images > 1 {
+                    line += ", \(info.images) \(name)s (\(name) \(page) is read)"
+                } else if info.images > 1 {
                     line += ", \(info.images) images (the primary" + (info.primaryItem.map { ", item \($0)," } ?? "") + " is used)"
                 }
                 if info.format.appliesExifOrientation || info.orientation != .up {

@@ -1,0 +1,257 @@
+#include "tiff_shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tiffio.h>
+
+struct ctiff_reader {
+    const uint8_t *data;
+    size_t size;
+    toff_t at;
+    TIFF *tiff;
+    char error[256];
+    char warning[256];
+    int warnings;
+};
+
+static void copy_message(char *to, size_t size, const char *from) {
+    if (to && size) {
+        snprintf(to, size, "%s", from && *from ? from : "unknown libtiff error");
+    }
+}
+
+/* The first error of a call is the one that says why; later ones follow from it. */
+static int on_error(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
+    (void)tif;
+    (void)module;
+    ctiff_reader *r = user;
+    if (!r->error[0]) {
+        vsnprintf(r->error, sizeof r->error, fmt, ap);
+    }
+    return 1;
+}
+
+static int on_warning(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
+    (void)tif;
+    (void)module;
+    ctiff_reader *r = user;
+    if (!r->warnings++) {
+        vsnprintf(r->warning, sizeof r->warning, fmt, ap);
+    }
+    return 1;
+}
+
+static tmsize_t mem_read(thandle_t h, void *buf, tmsize_t n) {
+    ctiff_reader *r = h;
+    if (n < 0 || r->at >= r->size) {
+        return 0;
+    }
+    size_t left = r->size - (size_t)r->at;
+    size_t take = (size_t)n < left ? (size_t)n : left;
+    memcpy(buf, r->data + r->at, take);
+    r->at += take;
+    return (tmsize_t)take;
+}
+
+static tmsize_t mem_write(thandle_t h, void *buf, tmsize_t n) {
+    (void)h;
+    (void)buf;
+    (void)n;
+    return -1;
+}
+
+static toff_t mem_seek(thandle_t h, toff_t off, int whence) {
+    ctiff_reader *r = h;
+    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? r->at : r->size;
+    uint64_t to = base + off;
+    /* An offset past the end is allowed (reads there return nothing). */
+    r->at = to;
+    return to;
+}
+
+static int mem_close(thandle_t h) {
+    (void)h;
+    return 0;
+}
+
+static toff_t mem_size(thandle_t h) {
+    return ((ctiff_reader *)h)->size;
+}
+
+static int mem_map(thandle_t h, void **base, toff_t *size) {
+    ctiff_reader *r = h;
+    *base = (void *)r->data;
+    *size = r->size;
+    return 1;
+}
+
+static void mem_unmap(thandle_t h, void *base, toff_t size) {
+    (void)h;
+    (void)base;
+    (void)size;
+}
+
+ctiff_reader *ctiff_open(const uint8_t *data, size_t size, size_t max_alloc, char *err, size_t err_size) {
+    ctiff_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        copy_message(err, err_size, "out of memory");
+        return NULL;
+    }
+    r->data = data;
+    r->size = size;
+    TIFFOpenOptions *opts = TIFFOpenOptionsAlloc();
+    if (!opts) {
+        free(r);
+        copy_message(err, err_size, "out of memory");
+        return NULL;
+    }
+    TIFFOpenOptionsSetMaxSingleMemAlloc(opts, (tmsize_t)(max_alloc > (size_t)INT64_MAX ? INT64_MAX : max_alloc));
+    TIFFOpenOptionsSetErrorHandlerExtR(opts, on_error, r);
+    TIFFOpenOptionsSetWarningHandlerExtR(opts, on_warning, r);
+    /* "m" would let libtiff map the file; the data is already in memory, so the map
+       procs hand it over without a copy. */
+    r->tiff = TIFFClientOpenExt("input", "r", r, mem_read, mem_write, mem_seek, mem_close, mem_size, mem_map, mem_unmap,
+                                opts);
+    TIFFOpenOptionsFree(opts);
+    if (!r->tiff) {
+        copy_message(err, err_size, r->error);
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void ctiff_close(ctiff_reader *r) {
+    if (r) {
+        if (r->tiff) {
+            TIFFClose(r->tiff);
+        }
+        free(r);
+    }
+}
+
+int ctiff_page(ctiff_reader *r, int page, int count_pages, ctiff_info *info, char *err, size_t err_size) {
+    memset(info, 0, sizeof *info);
+    r->error[0] = 0;
+    /* Counting walks the chain of directories (libtiff refuses a chain that loops), at
+       most 65536 of them: about 0.3 s of a file made of nothing else. */
+    int pages = 0;
+    if (count_pages && TIFFSetDirectory(r->tiff, 0)) {
+        pages = 1;
+        while (pages < 65536 && TIFFReadDirectory(r->tiff)) {
+            pages++;
+        }
+        r->error[0] = 0;
+    }
+    info->pages = pages;
+    if (count_pages && page >= pages) {
+        return -2;
+    }
+    if (page < 0 || !TIFFSetDirectory(r->tiff, (tdir_t)page)) {
+        copy_message(err, err_size, r->error[0] ? r->error : "no such page");
+        return -1;
+    }
+    TIFF *t = r->tiff;
+    uint16_t u16 = 0;
+    uint32_t u32 = 0;
+    TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &info->width);
+    TIFFGetField(t, TIFFTAG_IMAGELENGTH, &info->height);
+    TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLESPERPIXEL, &u16);
+    info->samples = u16;
+    TIFFGetFieldDefaulted(t, TIFFTAG_BITSPERSAMPLE, &u16);
+    info->bits = u16;
+    TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLEFORMAT, &u16);
+    info->sample_format = u16;
+    info->photometric = -1;
+    if (TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &u16)) {
+        info->photometric = u16;
+    }
+    TIFFGetFieldDefaulted(t, TIFFTAG_PLANARCONFIG, &u16);
+    info->planar = u16;
+    TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &u16);
+    info->compression = u16;
+    TIFFGetFieldDefaulted(t, TIFFTAG_ORIENTATION, &u16);
+    info->orientation = u16 >= 1 && u16 <= 8 ? u16 : 1;
+    TIFFGetFieldDefaulted(t, TIFFTAG_INKSET, &u16);
+    info->ink_set = u16;
+    uint16_t extra_count = 0;
+    uint16_t *extra = NULL;
+    if (TIFFGetField(t, TIFFTAG_EXTRASAMPLES, &extra_count, &extra) && extra_count > 0 && extra) {
+        info->extra_alpha = extra[0] == EXTRASAMPLE_ASSOCALPHA ? 1 : extra[0] == EXTRASAMPLE_UNASSALPHA ? 2 : 0;
+    } else {
+        info->extra_alpha = 3;
+    }
+    info->tiled = TIFFIsTiled(t);
+    if (info->tiled) {
+        TIFFGetField(t, TIFFTAG_TILEWIDTH, &info->tile_width);
+        TIFFGetField(t, TIFFTAG_TILELENGTH, &info->tile_height);
+    } else {
+        TIFFGetFieldDefaulted(t, TIFFTAG_ROWSPERSTRIP, &u32);
+        info->rows_per_strip = u32;
+    }
+    uint32_t length = 0;
+    void *block = NULL;
+    if (TIFFGetField(t, TIFFTAG_ICCPROFILE, &length, &block) && block && length) {
+        info->icc = block;
+        info->icc_length = length;
+    }
+    if (TIFFGetField(t, TIFFTAG_XMLPACKET, &length, &block) && block && length) {
+        info->xmp = block;
+        info->xmp_length = length;
+    }
+    uint16_t *red, *green, *blue;
+    info->colormap = TIFFGetField(t, TIFFTAG_COLORMAP, &red, &green, &blue) ? 1 : 0;
+    /* libjpeg's YCbCr to RGB, the colours every reader shows for a JPEG-compressed TIFF. */
+    if (info->compression == COMPRESSION_JPEG && info->photometric == PHOTOMETRIC_YCBCR) {
+        TIFFSetField(t, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    }
+    return 0;
+}
+
+uint32_t ctiff_chunks(ctiff_reader *r) {
+    return TIFFIsTiled(r->tiff) ? TIFFNumberOfTiles(r->tiff) : TIFFNumberOfStrips(r->tiff);
+}
+
+size_t ctiff_chunk_size(ctiff_reader *r) {
+    tmsize_t n = TIFFIsTiled(r->tiff) ? TIFFTileSize(r->tiff) : TIFFStripSize(r->tiff);
+    return n > 0 ? (size_t)n : 0;
+}
+
+long ctiff_read_chunk(ctiff_reader *r, uint32_t index, uint8_t *out, size_t out_size, char *err, size_t err_size) {
+    r->error[0] = 0;
+    tmsize_t n = TIFFIsTiled(r->tiff) ? TIFFReadEncodedTile(r->tiff, index, out, (tmsize_t)out_size)
+                                      : TIFFReadEncodedStrip(r->tiff, index, out, (tmsize_t)out_size);
+    if (n < 0) {
+        copy_message(err, err_size, r->error);
+        return -1;
+    }
+    return (long)n;
+}
+
+int ctiff_colormap(ctiff_reader *r, const uint16_t **red, const uint16_t **green, const uint16_t **blue) {
+    uint16_t *rr, *gg, *bb;
+    if (!TIFFGetField(r->tiff, TIFFTAG_COLORMAP, &rr, &gg, &bb)) {
+        return -1;
+    }
+    *red = rr;
+    *green = gg;
+    *blue = bb;
+    return 0;
+}
+
+int ctiff_warnings(const ctiff_reader *r, char *first, size_t first_size) {
+    if (r->warnings) {
+        copy_message(first, first_size, r->warning);
+    }
+    return r->warnings;
+}
+
+void ctiff_forget_warnings(ctiff_reader *r) {
+    r->warnings = 0;
+    r->warning[0] = 0;
+}
+
+const char *ctiff_version(void) {
+    return TIFFGetVersion();
+}

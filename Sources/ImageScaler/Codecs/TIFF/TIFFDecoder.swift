@@ -1,0 +1,133 @@
+/// TIFF through libtiff as a `RowDecoder`: one page (`DecodeOptions.page`), strip by strip or tile row by
+/// tile row, so a decode holds one strip (or one row of tiles) besides the rows it hands
+/// over, never the image. Samples are converted as `TIFFLayout` says; the Orientation
+/// tag is the image's orientation; the ICC profile and XMP packet are the page's.
+/// `info.images` counts the pages. libtiff's complaints about the directory (a tag it
+/// does not know, a count it corrects) are the header's warnings, not damage; only its
+/// complaints while decoding the pixels are judged by `failOn`.
+struct TIFFDecoder: RowDecoder {
+    let data: [UInt8]
+    let page: Int
+    let layout: TIFFLayout
+    let info: ImageInfo
+    let capabilities = DecoderCapabilities()
+
+    init(_ data: [UInt8], options: DecodeOptions) throws {
+        self.data = data
+        page = options.page
+        var icc: [UInt8]? = nil, xmp: [UInt8]? = nil
+        var found: TIFFLayout? = nil
+        var chunkBytes = 0
+        var headerWarning: String? = nil
+        try data.withUnsafeBufferPointer { d in
+            let reader = try TIFFReader(d, maxAlloc: options.maxMemory)
+            let raw = try reader.page(options.page, countPages: true)
+            if let p = raw.icc, raw.icc_length > 0 { icc = Array(UnsafeBufferPointer(start: p, count: Int(raw.icc_length))) }
+            if let p = raw.xmp, raw.xmp_length > 0 { xmp = Array(UnsafeBufferPointer(start: p, count: Int(raw.xmp_length))) }
+            found = try TIFFLayout(raw, palette: { reader.palette(entries: $0) })
+            chunkBytes = reader.chunkSize
+            // Private tags (GDAL's, scanners') are everywhere and change nothing imgscale reads.
+            headerWarning = reader.warning.flatMap { $0.hasPrefix("Unknown field with tag") ? nil : $0 }
+        }
+        // Invariant: set above, or the closure threw.
+        let layout = found!
+        self.layout = layout
+        info = ImageInfo(format: .tiff, size: layout.size, channels: layout.reportedChannels, bitDepth: layout.bits,
+                         colorModel: layout.colorModel, orientation: layout.orientation, interlaced: false,
+                         iccProfile: icc, exif: nil, xmp: xmp, images: layout.pages,
+                         // A strip or tile of each plane (and their interleaving), and
+                         // the converted rows of one strip or one row of tiles.
+                         workingBytes: chunkBytes * layout.planes * (layout.planes > 1 ? 2 : 1)
+                             + (layout.tile?.height ?? layout.rowsPerStrip) * layout.size.width * layout.channels,
+                         warnings: headerWarning.map { ["TIFF header: \($0)"] } ?? [])
+    }
+
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        var info = self.info
+        try options.check(info.size)
+        let (width, height) = (layout.size.width, layout.size.height)
+        let out = layout.channels, outRow = width * out
+        try begin(DecodedRegion(rect: Rect(size: layout.size), channels: out, cmykInverted: layout.model == .cmyk ? false : nil))
+        try data.withUnsafeBufferPointer { d in
+            let reader = try TIFFReader(d, maxAlloc: options.maxMemory)
+            _ = try reader.page(page)
+            reader.forgetWarnings()
+            let chunkSize = reader.chunkSize
+            guard chunkSize > 0 else { throw DecodeError.invalid(.tiff, "a strip or tile of no bytes") }
+            let planes = layout.planes, perPlane = reader.chunks / planes
+            var chunks = (0..<planes).map { _ in [UInt8](repeating: 0, count: chunkSize) }
+            var joined = planes > 1 ? [UInt8](repeating: 0, count: chunkSize * planes) : []
+            // Chunk `index` of every plane, `rows` rows `across` pixels wide as stored
+            // with a pixel's samples together: what `body` reads.
+            func fetch(_ index: Int, rows: Int, across: Int, _ body: (UnsafePointer<UInt8>) throws -> Void) throws {
+                let stored = rows * layout.rowBytes(across) / planes
+                for k in 0..<planes {
+                    let got = try chunks[k].withUnsafeMutableBufferPointer { try reader.read(k * perPlane + index, into: $0) }
+                    guard got >= stored else {
+                        throw DecodeError.invalid(.tiff, "\(layout.tile == nil ? "strip" : "tile") \(k * perPlane + index) holds \(got) bytes, not the \(stored) of its rows")
+                    }
+                }
+                guard planes > 1 else { return try chunks[0].withUnsafeBufferPointer { try body($0.baseAddress!) } }
+                withPointers(chunks) { ps in
+                    joined.withUnsafeMutableBufferPointer { layout.interleave(ps, rows: rows, width: across, into: $0.baseAddress!) }
+                }
+                try joined.withUnsafeBufferPointer { try body($0.baseAddress!) }
+            }
+            if let tile = layout.tile {
+                let across = (width + tile.width - 1) / tile.width
+                let tileRow = layout.rowBytes(tile.width)
+                var band = PixelBuffer.samples(count: tile.height * outRow)
+                for ty in 0..<((height + tile.height - 1) / tile.height) {
+                    let rowsHere = min(tile.height, height - ty * tile.height)
+                    for tx in 0..<across {
+                        // A tile is whole even at the image's edge: every row of it is read.
+                        try fetch(ty * across + tx, rows: tile.height, across: tile.width) { c in
+                            let x0 = tx * tile.width, w = min(tile.width, width - x0)
+                            band.withUnsafeMutableBufferPointer { b in
+                                for r in 0..<rowsHere {
+                                    layout.convert(c + r * tileRow, width: w, into: b.baseAddress! + r * outRow + x0 * out)
+                                }
+                            }
+                        }
+                    }
+                    try band.withUnsafeBufferPointer {
+                        try rows(RowChunk(firstRow: ty * tile.height, count: rowsHere, bytesPerRow: outRow, pixels: $0.baseAddress!))
+                    }
+                }
+            } else {
+                let per = layout.rowsPerStrip, stored = layout.rowBytes(width)
+                var converted = PixelBuffer.samples(count: per * outRow)
+                for s in 0..<((height + per - 1) / per) {
+                    let rowsHere = min(per, height - s * per)
+                    try fetch(s, rows: rowsHere, across: width) { c in
+                        converted.withUnsafeMutableBufferPointer { o in
+                            for r in 0..<rowsHere { layout.convert(c + r * stored, width: width, into: o.baseAddress! + r * outRow) }
+                        }
+                    }
+                    try converted.withUnsafeBufferPointer {
+                        try rows(RowChunk(firstRow: s * per, count: rowsHere, bytesPerRow: outRow, pixels: $0.baseAddress!))
+                    }
+                }
+            }
+            if let w = reader.warning {
+                guard options.failOn.tolerates(.warning) else { throw DecodeError.refusing(.invalid(.tiff, w), damage: .warning) }
+                if !info.warnings.contains(w) { info.warnings.append(w) }
+            }
+        }
+        return info
+    }
+}
+
+/// `arrays`' base addresses, valid inside `body` only.
+private func withPointers<R>(_ arrays: [[UInt8]], _ body: ([UnsafePointer<UInt8>]) throws -> R) rethrows -> R {
+    var pointers: [UnsafePointer<UInt8>] = []
+    func nest(_ i: Int) throws -> R {
+        guard i < arrays.count else { return try body(pointers) }
+        return try arrays[i].withUnsafeBufferPointer { p in
+            pointers.append(p.baseAddress!)
+            return try nest(i + 1)
+        }
+    }
+    return try nest(0)
+}

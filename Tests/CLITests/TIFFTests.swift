@@ -1,0 +1,336 @@
+import XCTest
+import Foundation
+
+/// TIFF through the built imgscale: Pillow's 114 test TIFFs decode as Pillow decodes
+/// them (16-bit samples as numpy rounds them), a matrix of files the test writes itself
+/// (every layout and compression `tiffcp` makes from a few sources) equals the source
+/// or, for the lossy ones, Pillow's decode of `tiffcp -c none` of the same file; pages
+/// are chosen with --page; hostile headers are refused from the header, quickly.
+final class TIFFTests: XCTestCase {
+    static let corpus = CLI.testdata + "/tiff"
+
+    /// Python that writes a TIFF from tags and bytes, for the sources and the hostile
+    /// files: `tiff(tags, data, order, next_ifd)`, where a tag's values are (type, list)
+    /// and 'DATA' stands for the offset of `data`.
+    static let writer = """
+        import struct, zlib
+        def tiff(tags, data=b'', order='<', next_ifd=0, big_header_offset=None):
+            pad = len(data) & 1
+            ifd_at = 8 + len(data) + pad
+            entries = sorted(tags.items())
+            extra_at = ifd_at + 2 + 12 * len(entries) + 4
+            body, extra = struct.pack(order + 'H', len(entries)), b''
+            for tag, (typ, vals) in entries:
+                vals = [8 if v == 'DATA' else v for v in vals]
+                raw = struct.pack(order + {3: 'H', 4: 'I'}[typ] * len(vals), *vals)
+                if len(raw) <= 4:
+                    body += struct.pack(order + 'HHI', tag, typ, len(vals)) + raw.ljust(4, b'\\0')
+                else:
+                    body += struct.pack(order + 'HHII', tag, typ, len(vals), extra_at + len(extra))
+                    extra += raw
+            body += struct.pack(order + 'I', ifd_at if next_ifd == 'SELF' else next_ifd)
+            head = (b'II*\\0' if order == '<' else b'MM\\0*') + struct.pack(order + 'I', ifd_at)
+            return head + data + b'\\0' * pad + body + extra
+        def plain(w, h, spp, bps, photometric, data, order='<', extras=None, compression=1, rows=None, more=None):
+            tags = {256: (4, [w]), 257: (4, [h]), 258: (3, [bps] * spp), 259: (3, [compression]), 262: (3, [photometric]),
+                    273: (4, ['DATA']), 277: (3, [spp]), 278: (4, [rows or h]), 279: (4, [len(data)]), 284: (3, [1])}
+            if extras is not None: tags[338] = (3, extras)
+            tags.update(more or {})
+            return tiff(tags, data, order)
+
+        """
+
+    func testPillowsTestImages() throws {
+        guard FileManager.default.fileExists(atPath: Self.corpus) else {
+            throw XCTSkip("SKIPPED: \(Self.corpus) is missing; the matrix and hostile files below still ran")
+        }
+        let dir = CLI.tempDir()
+        try python("""
+            import os, subprocess, sys
+            import numpy as np, tifffile
+            from PIL import Image
+            corpus, exe = '\(Self.corpus)', os.environ['IMGSCALE']
+            # What imgscale refuses that Pillow reads, and the words it says why in.
+            refused = {'10ct_32bit_128.tiff': 'floating-point', '12bit.cropped.tif': '12-bit',
+                       '16_bit_binary_pgm.tiff': 'signed', '16bit.s.tif': 'signed', '8bit.s.tif': 'signed',
+                       'separate_planar_extra_samples.tiff': 'signed', 'hopper.Lab.tif': 'CIE L*a*b*',
+                       'lab.tif': 'CIE L*a*b*', 'lab-green.tif': 'CIE L*a*b*', 'lab-red.tif': 'CIE L*a*b*',
+                       'old-style-jpeg-compression.tif': 'old-style JPEG',
+                       'old-style-jpeg-compression-no-samplesperpixel.tif': 'old-style JPEG',
+                       'rdf.tif': 'palette image with alpha'}
+            counts, bad = {}, []
+            for name in sorted(os.listdir(corpus)):
+                if not name.lower().endswith(('.tif', '.tiff')): continue
+                path, out = os.path.join(corpus, name), name + '.png'
+                r = subprocess.run([exe, 'convert', path, '-o', out], capture_output=True, text=True, timeout=60)
+                try:
+                    im = Image.open(path)
+                    im.load()
+                except Exception:
+                    im = None
+                lines = r.stderr.strip().split('\\n')
+                if r.returncode != 0:
+                    kind = 'refused by both' if im is None else 'refused'
+                    counts[kind] = counts.get(kind, 0) + 1
+                    if r.returncode != 1 or len(lines) != 1 or os.path.exists(out): bad.append((name, 'not one line and status 1', r.stderr))
+                    if im is not None and refused.get(name, '?') not in r.stderr: bad.append((name, 'refused', r.stderr))
+                    continue
+                if name in refused: bad.append((name, 'decoded, expected refused', r.stderr))
+                ours = np.asarray(Image.open(out).convert('RGBA')).astype(np.int64)
+                if im is None:
+                    # Pillow's libtiff was built without WebP.
+                    counts['decoded by imgscale alone'] = counts.get('decoded by imgscale alone', 0) + 1
+                    if name != 'hopper_webp.tif': bad.append((name, 'Pillow cannot read it', ''))
+                    continue
+                tolerance = 0
+                if im.mode.startswith('I;16'):
+                    g = (np.asarray(im).astype(np.int64) * 255 + 32767) // 65535
+                    ref = np.stack([g, g, g, np.full_like(g, 255)], axis=2)
+                elif im.tag_v2.get(258, (8,))[0] == 16 and im.mode in ('RGB', 'RGBA'):
+                    # Pillow keeps a 16-bit sample's high byte and unpremultiplies at 8 bits;
+                    # imgscale rounds and unpremultiplies at 16 bits: numpy's double, from the
+                    # samples tiffcp stores uncompressed and interleaved.
+                    # samples tifffile decodes without libtiff (tiffcp cannot interleave
+                    # 16-bit planes); separate planes come first in its shape.
+                    t = im.tag_v2
+                    a = tifffile.imread(path).astype(np.float64)
+                    if t.get(284, 1) == 2: a = a.transpose(1, 2, 0)
+                    if a.shape[2] == 4 and t.get(338) == (1,):
+                        alpha = a[..., 3:]
+                        a = np.concatenate([np.where(alpha > 0, np.minimum(65535, a[..., :3] * 65535 / np.maximum(alpha, 1)), 0), alpha], axis=2)
+                    if a.shape[2] == 3: a = np.concatenate([a, np.full(a.shape[:2] + (1,), 65535.0)], axis=2)
+                    ref, tolerance = a * 255 / 65535, 1
+                else:
+                    ref = np.asarray(im.convert('RGBA')).astype(np.int64)
+                if ours.shape != ref.shape:
+                    bad.append((name, 'shape', ours.shape, ref.shape))
+                    continue
+                d = float(np.abs(ours - ref).max())
+                counts['equal' if d == 0 else 'within 1'] = counts.get('equal' if d == 0 else 'within 1', 0) + 1
+                if d > tolerance: bad.append((name, 'differs by', d))
+            print(counts)
+            assert not bad, '\\n'.join(map(str, bad))
+            assert counts.get('equal', 0) >= 77 and counts.get('refused', 0) == len(refused), counts
+            """, in: dir)
+    }
+
+    /// Sources written here (gray 1/2/4/8/16-bit, min-is-white, palette, RGB, RGBA
+    /// straight and premultiplied, 16-bit RGB(A), CMYK), each rewritten by tiffcp into
+    /// every compression, strips, tiles, separate planes and big-endian order.
+    func testEveryLayoutAndCompressionTiffcpWrites() throws {
+        let dir = CLI.tempDir()
+        try python(Self.writer + """
+            import os, subprocess, itertools
+            import numpy as np, tifffile
+            from PIL import Image
+            exe = os.environ['IMGSCALE']
+            W, H = 53, 37
+            y, x = np.mgrid[0:H, 0:W]
+            r = (x * 255 // (W - 1)).astype(np.uint8); g = (y * 255 // (H - 1)).astype(np.uint8); b = ((x * y) % 256).astype(np.uint8)
+            a = ((x + 2 * y) * 255 // (W + 2 * H - 3)).astype(np.uint8)
+            def expect16(v): return ((v.astype(np.int64) * 255 + 32767) // 65535)
+            sources = {}   # name -> (tiff bytes, expected RGBA or None for Pillow's, 8-bit contiguous samples for JPEG)
+            def rgba(*c):
+                c = [np.asarray(v, dtype=np.int64) for v in c]
+                if len(c) == 1: c = [c[0]] * 3
+                if len(c) == 2: c = [c[0]] * 3 + [c[1]]
+                if len(c) == 3: c = c + [np.full((H, W), 255)]
+                return np.stack(c, axis=2)
+            sources['rgb'] = (plain(W, H, 3, 8, 2, np.stack([r, g, b], 2).tobytes()), rgba(r, g, b))
+            sources['rgba'] = (plain(W, H, 4, 8, 2, np.stack([r, g, b, a], 2).tobytes(), extras=[2]), rgba(r, g, b, a))
+            # Premultiplied 8-bit: stored colour c*a/255 comes back as trunc(stored*255/a).
+            pm = [(c.astype(np.int64) * a // 255) for c in (r, g, b)]
+            back = [np.where(a > 0, np.minimum(255, s * 255 // np.maximum(a, 1)), 0) for s in pm]
+            sources['rgba-premultiplied'] = (plain(W, H, 4, 8, 2, np.stack(pm + [a], 2).astype(np.uint8).tobytes(), extras=[1]), rgba(*back, a))
+            sources['gray'] = (plain(W, H, 1, 8, 1, r.tobytes()), rgba(r))
+            sources['gray-alpha'] = (plain(W, H, 2, 8, 1, np.stack([g, a], 2).tobytes(), extras=[2]), rgba(g, a))
+            sources['min-is-white'] = (plain(W, H, 1, 8, 0, r.tobytes()), rgba(255 - r.astype(np.int64)))
+            for bits in (1, 2, 4):
+                v = (x * ((1 << bits) - 1) // (W - 1)).astype(np.uint8)
+                packed = bytearray()
+                for row in v:
+                    acc, n = 0, 0
+                    for s in row:
+                        acc = acc << bits | int(s); n += bits
+                        if n == 8: packed.append(acc); acc, n = 0, 0
+                    if n: packed.append(acc << (8 - n))
+                level = v.astype(np.int64) * 255 // ((1 << bits) - 1)
+                sources[f'gray{bits}'] = (plain(W, H, 1, bits, 1, bytes(packed)), rgba(level))
+            g16 = (x * 65535 // (W - 1) ^ y * 37).astype('<u2')
+            sources['gray16'] = (plain(W, H, 1, 16, 1, g16.tobytes()), rgba(expect16(g16)))
+            c16 = np.stack([g16, (y * 1771).astype('<u2'), (x * y * 31).astype('<u2')], 2).astype('<u2')
+            sources['rgb16-be'] = (plain(W, H, 3, 16, 2, c16.astype('>u2').tobytes(), order='>'), rgba(*[expect16(c16[..., k]) for k in range(3)]))
+            a16 = (a.astype(np.int64) * 257 + 3).astype('<u2')
+            c16a = np.concatenate([c16, a16[..., None]], 2).astype('<u2')
+            sources['rgba16'] = (plain(W, H, 4, 16, 2, c16a.tobytes(), extras=[2]), rgba(*[expect16(c16a[..., k]) for k in range(4)]))
+            palette = [(i * 7) % 256 for i in range(256)] + [(i * 13) % 256 for i in range(256)] + [255 - i for i in range(256)]
+            idx = ((x + y) % 256).astype(np.uint8)
+            pal16 = [v * 257 for v in palette]
+            sources['palette'] = (plain(W, H, 1, 8, 3, idx.tobytes(), more={320: (3, pal16)}),
+                                  rgba(np.take(palette[:256], idx), np.take(palette[256:512], idx), np.take(palette[512:], idx)))
+            cmyk = np.stack([r, g, b, a], 2)
+            sources['cmyk'] = (plain(W, H, 4, 8, 5, cmyk.tobytes()), None)
+            for name, (data, _) in sources.items(): open(name + '.tif', 'wb').write(data)
+            # Each source through each compression and layout; what does not apply is
+            # refused by tiffcp (JPEG of 16 bits, WebP of gray), and that is fine.
+            compressions = ['none', 'lzw', 'zip', 'packbits', 'zstd', 'lzma', 'lerc', 'webp:p100', 'jpeg:90', 'zip:2', 'lzw:2']
+            layouts = {'strips': ['-r', '16'], 'tiles': ['-t', '-w', '16', '-l', '32'], 'planes': ['-p', 'separate', '-r', '16'],
+                       'tiled-planes': ['-p', 'separate', '-t', '-w', '32', '-l', '16'], 'big-endian': ['-B', '-r', '32'], 'bigtiff': ['-8', '-r', '32']}
+            made, unreadable = [], []
+            for name, c, (lname, largs) in itertools.product(sources, compressions, layouts.items()):
+                out = f'{name}-{c.replace(":", "_")}-{lname}.tif'
+                if subprocess.run(['tiffcp', '-c', c] + largs + [name + '.tif', out], capture_output=True).returncode == 0:
+                    # tiffcp writes WebP in separate planes with a warning, and libtiff
+                    # cannot read it back: imgscale must refuse those with one line.
+                    back = subprocess.run(['tiffcp', '-c', 'none', out, 'back.tif'], capture_output=True)
+                    (made if back.returncode == 0 else unreadable).append((name, c, out))
+            assert len(made) > 300 and len(unreadable) < 10, (len(made), unreadable)
+            for _, _, out in unreadable:
+                r = subprocess.run([exe, 'convert', out, '-o', 'x.png'], capture_output=True, text=True)
+                assert r.returncode == 1 and r.stderr.count('\\n') == 1 and not os.path.exists('x.png'), (out, r.stderr)
+            r = subprocess.run([exe, 'convert', '--out-dir', 'out', '--format', 'png', '-q'] + [m[2] for m in made], capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            seen, bad = set(), []
+            for name, c, out in made:
+                ours = np.asarray(Image.open('out/' + out[:-4] + '.png').convert('RGBA')).astype(np.int64)
+                expected = sources[name][1]
+                if c.startswith(('jpeg', 'webp')) or expected is None:
+                    # Lossy (libtiff's WebP at p100 too, under low alpha): Pillow's decode
+                    # of what libtiff stores once uncompressed.
+                    if subprocess.run(['tiffcp', '-c', 'none', '-p', 'contig', out, 'ref.tif'], capture_output=True).returncode == 0:
+                        expected = np.asarray(Image.open('ref.tif').convert('RGBA')).astype(np.int64)
+                    else:
+                        # tiffcp cannot join the planes of some (gray+alpha, CMYK), nor
+                        # Pillow read them apart: tifffile reads the uncompressed planes,
+                        # and Pillow converts them as it would have.
+                        subprocess.run(['tiffcp', '-c', 'none', out, 'ref.tif'], check=True, capture_output=True)
+                        px = tifffile.imread('ref.tif').transpose(1, 2, 0).astype(np.uint8)
+                        mode = {2: 'LA', 3: 'RGB', 4: 'CMYK' if name == 'cmyk' else 'RGBA'}[px.shape[2]]
+                        expected = np.asarray(Image.frombytes(mode, (W, H), px.tobytes()).convert('RGBA')).astype(np.int64)
+                d = int(np.abs(ours - expected).max())
+                if d: bad.append((out, d))
+                seen.add(c.split(':')[0])
+            assert not bad, bad
+            assert seen == {'none', 'lzw', 'zip', 'packbits', 'zstd', 'lzma', 'lerc', 'webp', 'jpeg'}, seen
+            print(len(made), 'files')
+            """, in: dir)
+    }
+
+    /// The Orientation tag turns the image as EXIF's does; --no-auto-orient keeps it.
+    func testOrientationTag() throws {
+        let dir = CLI.tempDir()
+        try python(Self.writer + """
+            import os, subprocess
+            import numpy as np
+            from PIL import Image
+            exe = os.environ['IMGSCALE']
+            W, H = 7, 4
+            px = (np.arange(W * H * 3) % 251).astype(np.uint8).reshape(H, W, 3)
+            turns = {1: lambda a: a, 2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
+                     5: lambda a: a.transpose(1, 0, 2), 6: lambda a: np.rot90(a, -1), 7: lambda a: a[::-1, ::-1].transpose(1, 0, 2),
+                     8: lambda a: np.rot90(a, 1)}
+            for o, turn in turns.items():
+                open(f'o{o}.tif', 'wb').write(plain(W, H, 3, 8, 2, px.tobytes(), more={274: (3, [o])}))
+                subprocess.run([exe, 'convert', f'o{o}.tif', '-o', f'o{o}.png'], check=True)
+                assert np.array_equal(np.asarray(Image.open(f'o{o}.png')), turn(px)), o
+                subprocess.run([exe, 'convert', '--no-auto-orient', f'o{o}.tif', '-o', f'k{o}.png'], check=True)
+                assert np.array_equal(np.asarray(Image.open(f'k{o}.png')), px), o
+            info = subprocess.run([exe, 'info', 'o6.tif'], capture_output=True, text=True).stdout
+            assert 'orientation 6 (upright 4x7)' in info, info
+            """, in: dir)
+    }
+
+    /// --page picks a page from 0, info counts them, and a page past the end, or any
+    /// page but 0 of a one-image format, is refused with one line.
+    func testPages() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            from PIL import Image
+            pages = [Image.new('RGB', (10 + 5 * i, 8), (40 * i, 255 - 40 * i, 7)) for i in range(4)]
+            pages[0].save('pages.tif', save_all=True, append_images=pages[1:], compression='tiff_lzw')
+            """, in: dir)
+        let info = CLI.run(["info", dir + "/pages.tif"])
+        XCTAssertTrue(info.stdout.contains("TIFF 10x8") && info.stdout.contains("4 pages (page 0 is read)"), info.stdout)
+        let third = CLI.run(["info", "--page", "2", "--json", dir + "/pages.tif"])
+        XCTAssertTrue(third.stdout.contains("\"width\":20") && third.stdout.contains("\"page\":2") && third.stdout.contains("\"images\":4"), third.stdout)
+        for page in 0..<4 {
+            let r = CLI.run(["convert", dir + "/pages.tif", "--page", String(page), "-o", dir + "/p\(page).png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(CLI.size(dir + "/p\(page).png"), "\(10 + 5 * page)x8")
+        }
+        let past = CLI.run(["fill", "--size", "4x4", dir + "/pages.tif", "--page", "4", "-o", dir + "/past.png"])
+        XCTAssertEqual(past.status, 1)
+        XCTAssertEqual(past.stderr, "imgscale: \(dir)/pages.tif: no page 4: the file holds 4 pages, numbered from 0\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/past.png"))
+        let png = CLI.run(["convert", CLI.testImages + "/scene-640x427.jpg", "--page", "1", "-o", dir + "/x.png"])
+        XCTAssertEqual(png.status, 1)
+        XCTAssertTrue(png.stderr.contains("no page 1: this format holds one image a file"), png.stderr)
+        XCTAssertEqual(CLI.run(["convert", dir + "/pages.tif", "--page", "1", "--page", "2", "-o", dir + "/x.png"]).status, 2)
+        XCTAssertEqual(CLI.run(["convert", dir + "/pages.tif", "--page", "-1", "-o", dir + "/x.png"]).status, 2)
+    }
+
+    /// Headers that promise what the file cannot hold, each refused in under a second,
+    /// with one line, within the memory budget, and nothing written.
+    func testHostileHeaders() throws {
+        let dir = CLI.tempDir()
+        try python(Self.writer + """
+            rgb = lambda w, h, data, **k: plain(w, h, 3, 8, 2, data, **k)
+            open('huge.tif', 'wb').write(rgb(1000000, 1000000, b'\\0' * 64))
+            open('huge-unlimited.tif', 'wb').write(rgb(200000, 200000, b'\\0' * 64))
+            # One strip of the whole image: a 12 GB strip for 64 bytes of file.
+            open('one-strip.tif', 'wb').write(rgb(16000, 16000, zlib.compress(b'\\0' * 4096), compression=8))
+            tags = {256: (4, [8]), 257: (4, [8]), 258: (3, [8, 8, 8]), 259: (3, [1]), 262: (3, [2]), 277: (3, [3]),
+                    322: (4, [65536]), 323: (4, [65536]), 324: (4, ['DATA']), 325: (4, [64]), 284: (3, [1])}
+            open('big-tile.tif', 'wb').write(tiff(tags, b'\\0' * 64))
+            open('offset-outside.tif', 'wb').write(rgb(64, 64, b'', more={273: (4, [0x7fff0000]), 279: (4, [64 * 64 * 3])}))
+            open('short-strip.tif', 'wb').write(rgb(64, 64, b'\\x80' * 100))
+            open('loop.tif', 'wb').write(tiff({256: (4, [4]), 257: (4, [4]), 258: (3, [8]), 262: (3, [1]), 273: (4, ['DATA']),
+                                             277: (3, [1]), 278: (4, [4]), 279: (4, [16])}, b'\\x40' * 16, next_ifd='SELF'))
+            # A million directories, each a valid 1x1 page, chained one after another.
+            n, entry = 1000000, 66
+            parts = [b'II*\\0' + struct.pack('<I', 8)]
+            for i in range(n):
+                at = 8 + i * entry
+                nxt = at + entry if i + 1 < n else 0
+                parts.append(struct.pack('<H', 5) + struct.pack('<HHII', 256, 4, 1, 1) + struct.pack('<HHII', 257, 4, 1, 1)
+                             + struct.pack('<HHI', 262, 3, 1) + struct.pack('<HH', 1, 0)
+                             + struct.pack('<HHII', 273, 4, 1, 8) + struct.pack('<HHII', 279, 4, 1, 1) + struct.pack('<I', nxt))
+            open('million-pages.tif', 'wb').write(b''.join(parts))
+            """, in: dir)
+        let cases: [(String, [String], String)] = [
+            ("huge.tif", [], "over the limit of 268402689"),
+            // Unlimited, 40 gigapixels stream (a strip at a time) until the data runs out.
+            ("huge-unlimited.tif", ["--max-pixels", "0"], "Read error on strip 0"),
+            ("one-strip.tif", ["--max-pixels", "0"], "over the memory budget"),
+            ("big-tile.tif", [], "over the memory budget"),
+            ("offset-outside.tif", [], "Read error on strip 0"),
+            ("short-strip.tif", [], "Read error on strip 0"),
+        ]
+        for (name, extra, message) in cases {
+            let t0 = Date()
+            let r = CLI.run(["fill", "--size", "64x64", dir + "/" + name, "-o", dir + "/out.png"] + extra)
+            let seconds = Date().timeIntervalSince(t0)
+            XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(name): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            if !HostileInputTests.sanitized { XCTAssertLessThan(seconds, 1, name) }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.png"))
+        }
+        // A loop in the chain of directories is cut where it loops: page 0 is read, and
+        // the loop is said once.
+        let loop = CLI.run(["convert", dir + "/loop.tif", "-o", dir + "/loop.png"])
+        XCTAssertEqual(loop.status, 0, loop.stderr)
+        XCTAssertTrue(loop.stderr.contains("IFD looping"), loop.stderr)
+        XCTAssertEqual(loop.stderr.split(separator: "\n").count, 1, loop.stderr)
+        // A million pages: counted to 65536 and no further, the last page --page reaches
+        // read, each within the second.
+        for args in [["info"], ["fill", "--size", "1x1", "-o", dir + "/one.png"], ["convert", "--page", "65535", "-o", dir + "/far.png"]] {
+            let t0 = Date()
+            let r = CLI.run(args + [dir + "/million-pages.tif"])
+            if !HostileInputTests.sanitized { XCTAssertLessThan(Date().timeIntervalSince(t0), 1, "\(args): \(r.stderr)") }
+            if args[0] == "info" { XCTAssertTrue(r.stdout.contains("65536 pages"), r.stdout) }
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertEqual(CLI.size(dir + "/far.png"), "1x1")
+    }
+}
