@@ -216,6 +216,46 @@ final class TIFFTests: XCTestCase {
             """, in: dir)
     }
 
+    /// Only the strips or tiles a fill or crop reads are decoded, in two halves at once on
+    /// two cores: the bytes equal the same operation on the whole page's PNG, at -j1 too.
+    func testRegionsAndHalvesEqualAWholeDecode() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            import subprocess
+            import numpy as np
+            from PIL import Image
+            W, H = 701, 523
+            y, x = np.mgrid[0:H, 0:W]
+            rgb = np.stack([(x * 7) % 256, (y * 5) % 256, (x * y) % 253], 2).astype(np.uint8)
+            Image.fromarray(rgb).save('rgb.tif')
+            Image.fromarray(np.concatenate([rgb, ((x + y) % 256).astype(np.uint8)[..., None]], 2)).save('rgba.tif')
+            Image.fromarray(((x ^ y) & 255).astype(np.uint8)).convert('1').save('bits.tif')
+            for name, args in {'strips': ['-r', '7'], 'tiles': ['-t', '-w', '64', '-l', '48'], 'planes': ['-p', 'separate', '-r', '16']}.items():
+                for src in ('rgb', 'rgba'):
+                    subprocess.run(['tiffcp', '-c', 'lzw'] + args + [src + '.tif', f'{src}-{name}.tif'], check=True)
+            subprocess.run(['tiffcp', '-c', 'g4', 'bits.tif', 'bits-g4.tif'], check=True)
+            """, in: dir)
+        for name in ["rgb-strips", "rgb-tiles", "rgb-planes", "rgba-strips", "rgba-tiles", "rgba-planes", "bits-g4"] {
+            let tif = dir + "/" + name + ".tif", whole = dir + "/" + name + "-whole.png"
+            XCTAssertEqual(CLI.run(["convert", tif, "-o", whole]).status, 0)
+            for op in [["fill", "--size", "97x211"], ["fill", "--size", "300x40", "--gravity", "south"], ["fit", "--size", "350x"],
+                       ["crop", "--rect", "123,77,301,299"]] {
+                var outputs: [String] = []
+                for (k, (input, jobs)) in [(tif, "2"), (tif, "1"), (whole, "1")].enumerated() {
+                    let out = dir + "/\(name)-\(k).png"
+                    let r = CLI.run(op + ["-j", jobs, input, "-o", out])
+                    XCTAssertEqual(r.status, 0, r.stderr)
+                    outputs.append(out)
+                }
+                let bytes = try outputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+                XCTAssertEqual(bytes[0], bytes[2], "\(name) \(op): the region decode differs from the whole page's")
+                XCTAssertEqual(bytes[1], bytes[2], "\(name) \(op) at -j1")
+            }
+        }
+        let plan = CLI.run(["plan", "fill", "--size", "97x211", dir + "/rgb-strips.tif", "-o", dir + "/p.png"])
+        XCTAssertTrue(plan.stdout.contains("two parts at once"), plan.stdout)
+    }
+
     /// The Orientation tag turns the image as EXIF's does; --no-auto-orient keeps it.
     func testOrientationTag() throws {
         let dir = CLI.tempDir()

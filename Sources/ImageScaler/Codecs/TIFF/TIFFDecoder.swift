@@ -1,6 +1,7 @@
 /// TIFF through libtiff as a `RowDecoder`: one page (`DecodeOptions.page`), strip by strip or tile row by
 /// tile row, so a decode holds one strip (or one row of tiles) besides the rows it hands
-/// over, never the image. Samples are converted as `TIFFLayout` says; the Orientation
+/// over, never the image; only the strips and tiles a region touches are read, and a
+/// region splits anywhere into halves for two cores. Samples are converted as `TIFFLayout` says; the Orientation
 /// tag is the image's orientation; the ICC profile and XMP packet are the page's.
 /// `info.images` counts the pages. libtiff's complaints about the directory (a tag it
 /// does not know, a count it corrects) are the header's warnings, not damage; only its
@@ -10,7 +11,7 @@ struct TIFFDecoder: RowDecoder {
     let page: Int
     let layout: TIFFLayout
     let info: ImageInfo
-    let capabilities = DecoderCapabilities()
+    let capabilities = DecoderCapabilities(decodesRegions: true, splitsRegions: true)
 
     init(_ data: [UInt8], options: DecodeOptions) throws {
         self.data = data
@@ -44,11 +45,38 @@ struct TIFFDecoder: RowDecoder {
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        var info = self.info
         try options.check(info.size)
-        let (width, height) = (layout.size.width, layout.size.height)
-        let out = layout.channels, outRow = width * out
-        try begin(DecodedRegion(rect: Rect(size: layout.size), channels: out, cmykInverted: layout.model == .cmyk ? false : nil))
+        return try decode(part: try clipped(region), options: options, begin: begin, rows: rows)
+    }
+
+    /// Strips (or tiles) decode on their own, so a region splits anywhere: each half
+    /// opens its own handle, and a strip both halves touch is decoded by both.
+    func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
+        guard shrink == 1, let region = try? clipped(region), split - overlap >= region.y, split < region.maxY, overlap >= 0 else { return nil }
+        let top = Rect(x: region.x, y: region.y, width: region.width, height: split - region.y)
+        let bottom = Rect(x: region.x, y: split - overlap, width: region.width, height: region.maxY - (split - overlap))
+        let decoder = self
+        return RegionHalves(top: top, bottom: bottom,
+                            decodeTop: { try decoder.decode(part: top, options: options, begin: $0, rows: $1) },
+                            decodeBottom: { try decoder.decode(part: bottom, options: options, begin: $0, rows: $1) })
+    }
+
+    /// `region` within the image (all of it when nil); a region outside it is refused as
+    /// a crop outside the image is.
+    private func clipped(_ region: Rect?) throws -> Rect {
+        let whole = Rect(size: layout.size)
+        guard let region else { return whole }
+        guard let inside = region.intersection(whole) else { throw GeometryError.emptyIntersection(region, .topLeft, layout.size) }
+        return inside
+    }
+
+    /// The rows and columns of `part`, read from the strips or tiles that hold them.
+    private func decode(part: Rect, options: DecodeOptions,
+                        begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        var info = self.info
+        let width = layout.size.width, height = layout.size.height
+        let out = layout.channels, outRow = part.width * out
+        try begin(DecodedRegion(rect: part, channels: out, cmykInverted: layout.model == .cmyk ? false : nil))
         try data.withUnsafeBufferPointer { d in
             let reader = try TIFFReader(d, maxAlloc: options.maxMemory)
             _ = try reader.page(page)
@@ -78,35 +106,44 @@ struct TIFFDecoder: RowDecoder {
                 let across = (width + tile.width - 1) / tile.width
                 let tileRow = layout.rowBytes(tile.width)
                 var band = PixelBuffer.samples(count: tile.height * outRow)
-                for ty in 0..<((height + tile.height - 1) / tile.height) {
-                    let rowsHere = min(tile.height, height - ty * tile.height)
-                    for tx in 0..<across {
+                for ty in (part.y / tile.height)...((part.maxY - 1) / tile.height) {
+                    let y0 = max(part.y, ty * tile.height), y1 = min(part.maxY, (ty + 1) * tile.height)
+                    for tx in (part.x / tile.width)...((part.maxX - 1) / tile.width) {
+                        let x0 = max(part.x, tx * tile.width), x1 = min(part.maxX, (tx + 1) * tile.width)
                         // A tile is whole even at the image's edge: every row of it is read.
                         try fetch(ty * across + tx, rows: tile.height, across: tile.width) { c in
-                            let x0 = tx * tile.width, w = min(tile.width, width - x0)
                             band.withUnsafeMutableBufferPointer { b in
-                                for r in 0..<rowsHere {
-                                    layout.convert(c + r * tileRow, width: w, into: b.baseAddress! + r * outRow + x0 * out)
+                                for y in y0..<y1 {
+                                    layout.convert(c + (y - ty * tile.height) * tileRow, from: x0 - tx * tile.width, width: x1 - x0,
+                                                   into: b.baseAddress! + (y - y0) * outRow + (x0 - part.x) * out)
                                 }
                             }
                         }
                     }
                     try band.withUnsafeBufferPointer {
-                        try rows(RowChunk(firstRow: ty * tile.height, count: rowsHere, bytesPerRow: outRow, pixels: $0.baseAddress!))
+                        try rows(RowChunk(firstRow: y0 - part.y, count: y1 - y0, bytesPerRow: outRow, pixels: $0.baseAddress!))
                     }
                 }
             } else {
                 let per = layout.rowsPerStrip, stored = layout.rowBytes(width)
-                var converted = PixelBuffer.samples(count: per * outRow)
-                for s in 0..<((height + per - 1) / per) {
-                    let rowsHere = min(per, height - s * per)
+                // Rows stored as they are handed over go without a copy.
+                let asStored = layout.isStoredAsDecoded && part.x == 0 && part.width == width
+                var converted = asStored ? [] : PixelBuffer.samples(count: per * outRow)
+                for s in (part.y / per)...((part.maxY - 1) / per) {
+                    let top = s * per, rowsHere = min(per, height - top)
+                    let y0 = max(part.y, top), y1 = min(part.maxY, top + rowsHere)
                     try fetch(s, rows: rowsHere, across: width) { c in
-                        converted.withUnsafeMutableBufferPointer { o in
-                            for r in 0..<rowsHere { layout.convert(c + r * stored, width: width, into: o.baseAddress! + r * outRow) }
+                        if asStored {
+                            return try rows(RowChunk(firstRow: y0 - part.y, count: y1 - y0, bytesPerRow: stored, pixels: c + (y0 - top) * stored))
                         }
-                    }
-                    try converted.withUnsafeBufferPointer {
-                        try rows(RowChunk(firstRow: s * per, count: rowsHere, bytesPerRow: outRow, pixels: $0.baseAddress!))
+                        converted.withUnsafeMutableBufferPointer { o in
+                            for y in y0..<y1 {
+                                layout.convert(c + (y - top) * stored, from: part.x, width: part.width, into: o.baseAddress! + (y - y0) * outRow)
+                            }
+                        }
+                        try converted.withUnsafeBufferPointer {
+                            try rows(RowChunk(firstRow: y0 - part.y, count: y1 - y0, bytesPerRow: outRow, pixels: $0.baseAddress!))
+                        }
                     }
                 }
             }

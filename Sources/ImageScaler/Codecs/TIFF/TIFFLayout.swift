@@ -139,19 +139,36 @@ struct TIFFLayout: Equatable, Sendable {
         }
     }
 
-    /// Stored row `src` (`width` pixels) as output pixels into `dst`.
-    func convert(_ src: UnsafePointer<UInt8>, width: Int, into dst: UnsafeMutablePointer<UInt8>) {
+    /// Whether a stored row is already the row handed over: 8-bit samples, all of them
+    /// kept, nothing to invert, unpremultiply or look up.
+    var isStoredAsDecoded: Bool {
+        guard bits == 8, samples == channels, alpha != .premultiplied else { return false }
+        switch model {
+        case .gray(let whiteIsZero): return !whiteIsZero
+        case .rgb, .cmyk: return true
+        case .palette: return false
+        }
+    }
+
+    /// Pixels `x0..<x0 + width` of stored row `src` as output pixels into `dst`.
+    func convert(_ src: UnsafePointer<UInt8>, from x0: Int, width: Int, into dst: UnsafeMutablePointer<UInt8>) {
         let out = channels
+        if isStoredAsDecoded {
+            dst.update(from: src + x0 * samples, count: width * samples)
+            return
+        }
         if bits < 8 {
             // One sample a pixel, most significant bits first.
             let mask = (1 << bits) - 1, perByte = 8 / bits
-            for x in 0..<width {
+            for i in 0..<width {
+                let x = x0 + i
                 let byte = Int(src[x / perByte])
                 let v = byte >> (8 - bits * (x % perByte + 1)) & mask
-                write(level: v * 255 / mask, index: v, x: x, into: dst)
+                write(level: v * 255 / mask, index: v, x: i, into: dst)
             }
             return
         }
+        let src = src + x0 * samples * bits / 8
         // Colour is divided by alpha at the stored depth, then rounded to 8 bits, so a
         // 16-bit premultiplied pixel keeps what its low bits hold.
         let full = bits == 16 ? 65535 : 255
