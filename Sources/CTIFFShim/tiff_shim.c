@@ -42,6 +42,8 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *fmt
     return 1;
 }
 
+static void describe(TIFF *t, ctiff_info *info);
+
 static tmsize_t mem_read(thandle_t h, void *buf, tmsize_t n) {
     ctiff_reader *r = h;
     if (n < 0 || r->at >= r->size) {
@@ -152,7 +154,28 @@ int ctiff_page(ctiff_reader *r, int page, int count_pages, ctiff_info *info, cha
         copy_message(err, err_size, r->error[0] ? r->error : "no such page");
         return -1;
     }
-    TIFF *t = r->tiff;
+    describe(r->tiff, info);
+    uint16_t count = 0;
+    uint64_t *offsets = NULL;
+    if (TIFFGetField(r->tiff, TIFFTAG_SUBIFD, &count, &offsets) && offsets) {
+        info->subifds = count < CTIFF_MAX_SUBIFDS ? count : CTIFF_MAX_SUBIFDS;
+        memcpy(info->subifd, offsets, info->subifds * sizeof *offsets);
+    }
+    return 0;
+}
+
+int ctiff_subifd(ctiff_reader *r, uint64_t offset, ctiff_info *info, char *err, size_t err_size) {
+    memset(info, 0, sizeof *info);
+    r->error[0] = 0;
+    if (!TIFFSetSubDirectory(r->tiff, offset)) {
+        copy_message(err, err_size, r->error[0] ? r->error : "no directory there");
+        return -1;
+    }
+    describe(r->tiff, info);
+    return 0;
+}
+
+static void describe(TIFF *t, ctiff_info *info) {
     uint16_t u16 = 0;
     uint32_t u32 = 0;
     TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &info->width);
@@ -206,7 +229,8 @@ int ctiff_page(ctiff_reader *r, int page, int count_pages, ctiff_info *info, cha
     if (info->compression == COMPRESSION_JPEG && info->photometric == PHOTOMETRIC_YCBCR) {
         TIFFSetField(t, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
     }
-    return 0;
+    TIFFGetFieldDefaulted(t, TIFFTAG_SUBFILETYPE, &u32);
+    info->reduced = (u32 & FILETYPE_REDUCEDIMAGE) != 0;
 }
 
 uint32_t ctiff_chunks(ctiff_reader *r) {

@@ -256,6 +256,44 @@ final class TIFFTests: XCTestCase {
         XCTAssertTrue(plan.stdout.contains("two parts at once"), plan.stdout)
     }
 
+    /// A pyramid libvips writes (levels as pages, or as SubIFDs) is read from its smallest
+    /// level that leaves the filter its room, as a JPEG is shrunk on load: within 40 dB of
+    /// the same fill from a flat file, and the plan says which level. Pages that are not
+    /// reduced copies of the page are no levels.
+    func testPyramidLevels() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            import pyvips
+            import numpy as np
+            from PIL import Image
+            W, H = 2999, 2001
+            y, x = np.mgrid[0:H, 0:W]
+            px = np.stack([(x * 255 // W), (y * 255 // H), ((x // 40 + y // 40) % 2) * 200 + 20], 2).astype(np.uint8)
+            im = pyvips.Image.new_from_memory(px.tobytes(), W, H, 3, 'uchar')
+            im.tiffsave('flat.tif', tile=True, compression='deflate')
+            im.tiffsave('pages.tif', tile=True, pyramid=True, compression='deflate')
+            im.tiffsave('subifds.tif', tile=True, pyramid=True, subifd=True, compression='jpeg', Q=95)
+            Image.fromarray(px).save('multi.tif', save_all=True, append_images=[Image.fromarray(px[::2, ::2])])
+            """, in: dir)
+        // Bilinear keeps a 2x reduction: 2001 rows to 256 read the level of 1/2.
+        for (name, op, level) in [("pages", ["fill", "--size", "256x256"], "1/2"), ("subifds", ["fill", "--size", "256x256"], "1/2"),
+                                  ("pages", ["fit", "--size", "300x"], "1/4"), ("subifds", ["fit", "--size", "150x"], "1/8"), ("pages", ["fill", "--size", "90x40", "--gravity", "southeast"], "1/16"),
+                                  ("multi", ["fill", "--size", "256x256"], "1/1")] {
+            let plan = CLI.run(["plan"] + op + [dir + "/\(name).tif", "-o", dir + "/x.png"])
+            XCTAssertTrue(plan.stdout.contains("decode: \(level) "), "\(name) \(op): \(plan.stdout)")
+            XCTAssertEqual(CLI.run(op + [dir + "/\(name).tif", "-o", dir + "/p.png"]).status, 0)
+            XCTAssertEqual(CLI.run(op + [dir + "/flat.tif", "-o", dir + "/f.png"]).status, 0)
+            try python("""
+                import numpy as np
+                from PIL import Image
+                a, b = (np.asarray(Image.open(f)).astype(float) for f in ('p.png', 'f.png'))
+                mse = ((a - b) ** 2).mean()
+                psnr = 99 if mse == 0 else 10 * np.log10(255 ** 2 / mse)
+                assert psnr >= 40, ('\(name)', \(op), psnr)
+                """, in: dir)
+        }
+    }
+
     /// The Orientation tag turns the image as EXIF's does; --no-auto-orient keeps it.
     func testOrientationTag() throws {
         let dir = CLI.tempDir()

@@ -12,6 +12,10 @@
 
 typedef struct ctiff_reader ctiff_reader;
 
+/* SubIFDs of a page looked at: a pyramid's levels (more than 16 would be a level of a
+   pixel, past any use). */
+#define CTIFF_MAX_SUBIFDS 16
+
 typedef struct {
     uint32_t width;
     uint32_t height;
@@ -34,6 +38,9 @@ typedef struct {
     const uint8_t *xmp;
     uint32_t xmp_length;
     int colormap;         /* a palette (PHOTOMETRIC_PALETTE) is present */
+    int reduced;          /* NewSubfileType says a reduced-resolution copy of another image */
+    int subifds;          /* how many of subifd[] hold SubIFD offsets (ctiff_page only) */
+    uint64_t subifd[CTIFF_MAX_SUBIFDS];
 } ctiff_info;
 
 /* At most max_alloc bytes in any one of libtiff's allocations. */
@@ -44,6 +51,10 @@ void ctiff_close(ctiff_reader *reader);
    counts the directories (walking all of them), else it is 0. Returns 0, -1 with a
    message, or -2 when counting finds fewer pages than `page` needs. */
 int ctiff_page(ctiff_reader *reader, int page, int count_pages, ctiff_info *info, char *err, size_t err_size);
+
+/* Chooses the SubIFD at `offset` (one of a page's info->subifd) and describes it;
+   ctiff_page goes back to the main chain. */
+int ctiff_subifd(ctiff_reader *reader, uint64_t offset, ctiff_info *info, char *err, size_t err_size);
 
 /* How many strips or tiles the page has, and the bytes one holds decompressed. */
 uint32_t ctiff_chunks(ctiff_reader *reader);

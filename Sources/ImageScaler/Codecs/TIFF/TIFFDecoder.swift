@@ -1,3 +1,5 @@
+import CTIFFShim
+
 /// TIFF through libtiff as a `RowDecoder`: one page (`DecodeOptions.page`), strip by strip or tile row by
 /// tile row, so a decode holds one strip (or one row of tiles) besides the rows it hands
 /// over, never the image; only the strips and tiles a region touches are read, and a
@@ -5,13 +7,16 @@
 /// tag is the image's orientation; the ICC profile and XMP packet are the page's.
 /// `info.images` counts the pages. libtiff's complaints about the directory (a tag it
 /// does not know, a count it corrects) are the header's warnings, not damage; only its
-/// complaints while decoding the pixels are judged by `failOn`.
+/// complaints while decoding the pixels are judged by `failOn`. A pyramid's levels
+/// (`TIFFLevel`) are its shrink factors.
 struct TIFFDecoder: RowDecoder {
     let data: [UInt8]
     let page: Int
     let layout: TIFFLayout
     let info: ImageInfo
-    let capabilities = DecoderCapabilities(decodesRegions: true, splitsRegions: true)
+    /// The page's pyramid levels, one a factor, smallest factor first.
+    let levels: [TIFFLevel]
+    let capabilities: DecoderCapabilities
 
     init(_ data: [UInt8], options: DecodeOptions) throws {
         self.data = data
@@ -20,19 +25,39 @@ struct TIFFDecoder: RowDecoder {
         var found: TIFFLayout? = nil
         var chunkBytes = 0
         var headerWarning: String? = nil
+        var foundLevels: [TIFFLevel] = []
         try data.withUnsafeBufferPointer { d in
             let reader = try TIFFReader(d, maxAlloc: options.maxMemory)
             let raw = try reader.page(options.page, countPages: true)
             if let p = raw.icc, raw.icc_length > 0 { icc = Array(UnsafeBufferPointer(start: p, count: Int(raw.icc_length))) }
             if let p = raw.xmp, raw.xmp_length > 0 { xmp = Array(UnsafeBufferPointer(start: p, count: Int(raw.xmp_length))) }
-            found = try TIFFLayout(raw, palette: { reader.palette(entries: $0) })
+            let base = try TIFFLayout(raw, palette: { reader.palette(entries: $0) })
+            found = base
             chunkBytes = reader.chunkSize
             // Private tags (GDAL's, scanners') are everywhere and change nothing imgscale reads.
             headerWarning = reader.warning.flatMap { $0.hasPrefix("Unknown field with tag") ? nil : $0 }
+            // Levels: the page's SubIFDs, then the reduced pages after it (at most 16
+            // looked at); a directory that cannot be read is no level.
+            func level(_ raw: ctiff_info, _ directory: TIFFLevel.Directory) -> TIFFLevel? {
+                (try? TIFFLayout(raw, palette: { reader.palette(entries: $0) })).flatMap {
+                    TIFFLevel($0, reduced: raw.reduced != 0, directory: directory, of: base)
+                }
+            }
+            for offset in TIFFReader.subIFDs(raw) {
+                if let sub = try? reader.subIFD(offset), let l = level(sub, .subIFD(offset)) { foundLevels.append(l) }
+            }
+            for next in (options.page + 1)..<min(Int(raw.pages), options.page + 17) {
+                guard let p = try? reader.page(next), p.reduced != 0 else { break }
+                if let l = level(p, .page(next)) { foundLevels.append(l) }
+            }
         }
         // Invariant: set above, or the closure threw.
         let layout = found!
         self.layout = layout
+        var byFactor: [Int: TIFFLevel] = [:]
+        for l in foundLevels where byFactor[l.factor] == nil { byFactor[l.factor] = l }
+        levels = byFactor.values.sorted { $0.factor < $1.factor }
+        capabilities = DecoderCapabilities(shrinkFactors: [1] + levels.map(\.factor), decodesRegions: true, splitsRegions: true)
         info = ImageInfo(format: .tiff, size: layout.size, channels: layout.reportedChannels, bitDepth: layout.bits,
                          colorModel: layout.colorModel, orientation: layout.orientation, interlaced: false,
                          iccProfile: icc, exif: nil, xmp: xmp, images: layout.pages,
@@ -46,7 +71,16 @@ struct TIFFDecoder: RowDecoder {
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try options.check(info.size)
-        return try decode(part: try clipped(region), options: options, begin: begin, rows: rows)
+        guard shrink > 1, let level = levels.first(where: { $0.factor == shrink }) else {
+            return try decode(part: try clipped(region), options: options, begin: begin, rows: rows)
+        }
+        let part = try clipped(region, within: level.shrunk(layout.size))
+        let stored = level.stored(part)
+        guard stored != part else { return try decode(part: part, level: level, options: options, begin: begin, rows: rows) }
+        try begin(DecodedRegion(rect: part, channels: layout.channels, cmykInverted: layout.model == .cmyk ? false : nil))
+        return try decode(part: stored, level: level, options: options, begin: { _ in }) {
+            try level.widen($0, from: stored, to: part, channels: layout.channels, rows: rows)
+        }
     }
 
     /// Strips (or tiles) decode on their own, so a region splits anywhere: each half
@@ -63,23 +97,30 @@ struct TIFFDecoder: RowDecoder {
 
     /// `region` within the image (all of it when nil); a region outside it is refused as
     /// a crop outside the image is.
-    private func clipped(_ region: Rect?) throws -> Rect {
-        let whole = Rect(size: layout.size)
+    private func clipped(_ region: Rect?, within size: Size? = nil) throws -> Rect {
+        let size = size ?? layout.size, whole = Rect(size: size)
         guard let region else { return whole }
-        guard let inside = region.intersection(whole) else { throw GeometryError.emptyIntersection(region, .topLeft, layout.size) }
+        guard let inside = region.intersection(whole) else { throw GeometryError.emptyIntersection(region, .topLeft, size) }
         return inside
     }
 
     /// The rows and columns of `part`, read from the strips or tiles that hold them.
-    private func decode(part: Rect, options: DecodeOptions,
+    private func decode(part: Rect, level: TIFFLevel? = nil, options: DecodeOptions,
                         begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var info = self.info
+        let layout = level?.layout ?? self.layout
         let width = layout.size.width, height = layout.size.height
         let out = layout.channels, outRow = part.width * out
         try begin(DecodedRegion(rect: part, channels: out, cmykInverted: layout.model == .cmyk ? false : nil))
         try data.withUnsafeBufferPointer { d in
             let reader = try TIFFReader(d, maxAlloc: options.maxMemory)
-            _ = try reader.page(page)
+            switch level?.directory {
+            case nil: _ = try reader.page(page)
+            case .page(let p): _ = try reader.page(p)
+            case .subIFD(let offset):
+                _ = try reader.page(page)
+                _ = try reader.subIFD(offset)
+            }
             reader.forgetWarnings()
             let chunkSize = reader.chunkSize
             guard chunkSize > 0 else { throw DecodeError.invalid(.tiff, "a strip or tile of no bytes") }

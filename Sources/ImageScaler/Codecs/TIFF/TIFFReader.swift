@@ -26,6 +26,19 @@ final class TIFFReader {
         return raw
     }
 
+    /// Chooses the SubIFD at `offset` and gives its facts.
+    func subIFD(_ offset: UInt64) throws -> ctiff_info {
+        var raw = ctiff_info()
+        var message = ShimMessage()
+        guard message.with({ ctiff_subifd(handle, offset, &raw, $0, $1) }) == 0 else { throw DecodeError.invalid(.tiff, message.text) }
+        return raw
+    }
+
+    /// The SubIFD offsets `raw` lists.
+    static func subIFDs(_ raw: ctiff_info) -> [UInt64] {
+        withUnsafeBytes(of: raw.subifd) { Array($0.bindMemory(to: UInt64.self).prefix(Int(raw.subifds))) }
+    }
+
     var chunks: Int { Int(ctiff_chunks(handle)) }
     var chunkSize: Int { ctiff_chunk_size(handle) }
 
