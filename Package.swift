@@ -23,7 +23,8 @@ let package = Package(
         // librsvg or cairo headers.
         .target(name: "CSVGShim"),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
-        .target(name: "CTIFFShim", linkerSettings: [.linkedLibrary("tiff")]),
+        // libtiff is opened on first use (tiff_api.c), as libheif is.
+        .target(name: "CTIFFShim"),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),
         // SHA-256 for --report's manifest and --if-changed: libcrypto's where it is

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tiffio.h>
+#include "tiff_api.h"
 
 struct ctiff_reader {
     const uint8_t *data;
@@ -95,6 +95,9 @@ static void mem_unmap(thandle_t h, void *base, toff_t size) {
 }
 
 ctiff_reader *ctiff_open(const uint8_t *data, size_t size, size_t max_alloc, char *err, size_t err_size) {
+    if (ctiff_load(err, err_size)) {
+        return NULL;
+    }
     ctiff_reader *r = calloc(1, sizeof *r);
     if (!r) {
         copy_message(err, err_size, "out of memory");
@@ -277,5 +280,8 @@ void ctiff_forget_warnings(ctiff_reader *r) {
 }
 
 const char *ctiff_version(void) {
+    if (ctiff_load(NULL, 0)) {
+        return "not available";
+    }
     return TIFFGetVersion();
 }
