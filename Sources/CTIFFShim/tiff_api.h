@@ -13,7 +13,6 @@
     X(TIFFClose) \
     X(TIFFGetField) \
     X(TIFFGetFieldDefaulted) \
-    X(TIFFGetVersion) \
     X(TIFFIsTiled) \
     X(TIFFNumberOfStrips) \
     X(TIFFNumberOfTiles) \
@@ -46,7 +45,6 @@ int ctiff_load(char *err, size_t errlen);
 #define TIFFClose (ctiff_api.TIFFClose)
 #define TIFFGetField (ctiff_api.TIFFGetField)
 #define TIFFGetFieldDefaulted (ctiff_api.TIFFGetFieldDefaulted)
-#define TIFFGetVersion (ctiff_api.TIFFGetVersion)
 #define TIFFIsTiled (ctiff_api.TIFFIsTiled)
 #define TIFFNumberOfStrips (ctiff_api.TIFFNumberOfStrips)
 #define TIFFNumberOfTiles (ctiff_api.TIFFNumberOfTiles)

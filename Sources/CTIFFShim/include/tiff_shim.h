@@ -72,6 +72,7 @@ int ctiff_colormap(ctiff_reader *reader, const uint16_t **red, const uint16_t **
 int ctiff_warnings(const ctiff_reader *reader, char *first, size_t first_size);
 void ctiff_forget_warnings(ctiff_reader *reader);
 
+/* The version of libtiff the shim was built against (its headers'), as libtiff words it. */
 const char *ctiff_version(void);
 
 #endif

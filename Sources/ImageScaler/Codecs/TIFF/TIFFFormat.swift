@@ -20,8 +20,7 @@ extension CodecDescriptor {
         libraries: {
             let full = String(cString: ctiff_version())
             let first = full.split(separator: "\n").first.map(String.init) ?? full
-            // "LIBTIFF, Version 4.5.0": the last word (or "not available", whole).
-            guard first.hasPrefix("LIBTIFF") else { return [("libtiff", first)] }
+            // "LIBTIFF, Version 4.5.0": the last word.
             return [("libtiff", first.split(separator: " ").last.map(String.init) ?? first)]
         },
         writer: nil, pageName: "page")
