@@ -25,12 +25,14 @@ let package = Package(
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif")]),
         // libtiff is opened on first use (tiff_api.c), as libheif is.
         .target(name: "CTIFFShim"),
+        // libjxl too (jxl_api.c).
+        .target(name: "CJXLShim"),
         .target(name: "CWebPShim", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("webpmux")]),
         .target(name: "CResample"),
         // SHA-256 for --report's manifest and --if-changed: libcrypto's where it is
         // installed (opened on first use), a portable one otherwise.
         .target(name: "CHashShim"),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CHEIFShim", "CSVGShim", "CResample"]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CJXLShim", "CHEIFShim", "CSVGShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.

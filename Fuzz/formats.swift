@@ -1,7 +1,7 @@
 import ImageScaler
 
 /// libFuzzer target for the formats without a fuzz target of their own (WebP, GIF, HEIC,
-/// AVIF, PNM and TIFF; scripts/fuzz webp|gif|heif|pnm|tiff seeds it with that format): sniffing, header,
+/// AVIF, PNM, TIFF and JPEG XL; scripts/fuzz webp|gif|heif|pnm|tiff|jxl seeds it with that format): sniffing, header,
 /// whole decode, a thumbnail through the pipeline, damage tolerated. Bad input must only
 /// ever throw, within the memory budget.
 @_cdecl("LLVMFuzzerTestOneInput")

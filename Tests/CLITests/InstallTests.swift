@@ -84,7 +84,8 @@ final class InstallTests: XCTestCase {
 
     /// The container's runtime packages are exactly the packages of the libraries the
     /// binary loads (ldd, and what the dynamic loader initialises while an AVIF is
-    /// written and a TIFF read, which open libheif and libtiff, not linked; then dpkg -S),
+    /// written, a TIFF read and a JPEG XL written and read, which open libheif, libtiff and
+    /// libjxl, not linked; then dpkg -S),
     /// so the image neither misses nor carries one.
     func testDockerfileRuntimePackagesMatchLdd() throws {
         let prefix = try installed()
@@ -95,9 +96,12 @@ final class InstallTests: XCTestCase {
             # stderr during a job, to attach it to the input's line.
             { ldd '\(prefix)/bin/imgscale' | awk '/=>/ {print $3}'
               LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/ld" '\(prefix)/bin/imgscale' convert '\(CLI.testImages)/scene-640x427.jpg' -o "$tmp/x.avif" >/dev/null
-              # libtiff is opened on first use too: a TIFF read brings it in.
+              # libtiff and libjxl are opened on first use too: a TIFF read and a JPEG XL
+              # written and read bring them in.
               python3 -c "from PIL import Image; Image.new('RGB', (4, 4)).save('$tmp/x.tif', compression='tiff_adobe_deflate')"
               LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/ld" '\(prefix)/bin/imgscale' convert "$tmp/x.tif" -o "$tmp/y.png" >/dev/null
+              LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/ld" '\(prefix)/bin/imgscale' convert "$tmp/x.tif" -o "$tmp/y.jxl" >/dev/null
+              LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/ld" '\(prefix)/bin/imgscale' convert "$tmp/y.jxl" -o "$tmp/z.png" >/dev/null
               cat "$tmp"/ld.* | awk '/calling init:/ {print $NF}'
             } | sort -u | while read -r lib; do
               dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"

@@ -98,11 +98,15 @@ public enum ImageOperation: Sendable {
         let results: [RenderResult]
         do {
             results = try executor.render(job.outputs.indices.map { i in
-                RenderExecutor.Output(format: job.formats[i]) { channels in
+                var output = RenderExecutor.Output(format: job.formats[i]) { channels in
                     let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
                     return kept
                 }
+                if job.plans[i].path == .recompress, let recompress = job.recompression(i) {
+                    output.recompressed = { try recompress(data) }
+                }
+                return output
             })
         } catch let error as DecodeError {
             throw DamageProbe.truthful(error, data: data, options: decode)
@@ -152,8 +156,10 @@ public enum ImageOperation: Sendable {
         let outputs = job.plans.indices.map { i in
             let plan = job.plans[i], format = job.formats[i]
             let (options, dropped) = job.encoding(i, channels: job.channels(i))
-            let metadata = [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
-                            options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
+            // Recompressed data keeps every marker of the input, to give it back whole.
+            let metadata = plan.path == .recompress ? ["all of the input's, kept to rebuild it"]
+                : [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
+                   options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
             return JobPlan.Output(operation: plan.operation.summary, size: plan.output, path: "\(plan.path)", stages: job.stages(i),
                                   format: format, settings: (plan.depth == 16 ? ["16-bit"] : []) + (format.codec.writer?.settings(options) ?? []),
                                   metadata: metadata,

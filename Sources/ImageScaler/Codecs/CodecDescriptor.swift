@@ -51,6 +51,10 @@ struct CodecDescriptor: Sendable {
         var container: Container? = nil
         /// A whole 16-bit image, for a format that holds 16-bit samples; nil: 8 bits only.
         var wide: (@Sendable (WideImage, EncodeOptions) throws -> [UInt8])? = nil
+        /// For an input of a format whose coded data it can take as it is, with these
+        /// options: the encoder of that data (JPEG XL from a JPEG, losslessly); nil when
+        /// the pixels must be decoded and encoded.
+        var recompression: (@Sendable (ImageFormat, EncodeOptions) -> (@Sendable ([UInt8]) throws -> [UInt8])?)? = nil
         /// A palette image of `size`: RGBA entries and one index byte a pixel, for a format
         /// that stores palettes (the plan's palettise stage); nil: full colour only.
         var palette: (@Sendable (_ size: Size, _ entries: [UInt8], _ indices: [UInt8], EncodeOptions) throws -> [UInt8])? = nil

@@ -12,11 +12,12 @@ enum Registry {
         .svg,
         .ico,
         .tiff,
+        .jxl,
     ]
 
     /// Extensions of image formats no codec here reads: an output named so is refused
     /// rather than written in another format under a misleading name.
-    static let foreignExtensions: Set<String> = ["bmp", "jxl", "jp2", "psd"]
+    static let foreignExtensions: Set<String> = ["bmp", "jp2", "psd"]
 
     /// The descriptor of `format`. Every `ImageFormat` is made from a descriptor or by
     /// `init?(rawValue:)`, which checks the name here, so one is always found.

@@ -43,7 +43,7 @@ struct RenderExecutor: Sendable {
     /// the whole image; other plans without resampling decode on their own.
     static func passes(_ plans: [RenderPlan]) -> [Pass] {
         var byShrink: [Int: [Int]] = [:]
-        for (i, plan) in plans.enumerated() where plan.path != .wide {
+        for (i, plan) in plans.enumerated() where plan.path != .wide && plan.path != .recompress {
             if let r = plan.resample {
                 byShrink[r.shrink, default: []].append(i)
             } else if plan.path == .stream {
@@ -71,6 +71,8 @@ struct RenderExecutor: Sendable {
         /// The encoder's options for a result of that many channels (the ICC profile
         /// fits or it does not).
         let encoding: (Int) -> EncodeOptions
+        /// For a plan on the `recompress` path: the input's coded data, recompressed.
+        var recompressed: (() throws -> [UInt8])? = nil
     }
 
     /// Every plan's encoded output, in the plans' order.
@@ -87,6 +89,10 @@ struct RenderExecutor: Sendable {
             reported.warnings += warnings.filter { !reported.warnings.contains($0) }
             results[i] = RenderResult(bytes: bytes, size: final.size, info: reported)
         }
+        for (i, plan) in plans.enumerated() where plan.path == .recompress {
+            // Invariant: `ImageOperation.render` gives every recompress plan its closure.
+            results[i] = RenderResult(bytes: try outputs[i].recompressed!(), size: plan.output, info: decoder.info)
+        }
         for (i, plan) in plans.enumerated() where plan.path == .wide {
             let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
             let o = outputs[i]
@@ -95,7 +101,7 @@ struct RenderExecutor: Sendable {
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
-        for (i, plan) in plans.enumerated() where plan.path != .whole && plan.path != .wide {
+        for (i, plan) in plans.enumerated() where ![.whole, .wide, .recompress].contains(plan.path) {
             sinks[i] = OutputSink(plan: plan, format: outputs[i].format, encoding: outputs[i].encoding)
         }
         if concurrent {

@@ -87,6 +87,11 @@ struct JobPreparation {
         return formats[index].carriable(o, channels: channels)
     }
 
+    /// Output `index`'s encoder of the input's coded data, on the `recompress` path.
+    func recompression(_ index: Int) -> (@Sendable ([UInt8]) throws -> [UInt8])? {
+        formats[index].codec.writer?.recompression?(info.format, encode)
+    }
+
     /// The colour onto which output `index`'s alpha is composited before its encoder, if any.
     func flattenOnto(_ index: Int) -> RGBColor? { encode.flatten ? encode.background : nil }
 

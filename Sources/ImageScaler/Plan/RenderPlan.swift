@@ -16,6 +16,9 @@ struct RenderPlan {
         /// A 16-bit output: the image decoded whole at 16 bits (an 8-bit one widened),
         /// then resampled, turned, cut, padded and encoded at 16 bits.
         case wide
+        /// Nothing decoded: the output format takes the input's coded data as it is (a
+        /// JPEG's DCT coefficients into JPEG XL), for a convert that changes no pixel.
+        case recompress
     }
 
     /// A resampling step in the decoder's coordinates.
@@ -115,6 +118,7 @@ struct RenderPlan {
         if case .fit(_, .some) = operation { padded = true } else { padded = false }
         let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
             && !(palette && format?.writesPalettes == true) && format != nil
+        var path: Path
         if wide {
             path = .wide
         } else if resample == nil {
@@ -126,11 +130,24 @@ struct RenderPlan {
         } else {
             path = .held
         }
-        stages = RenderPlan.stages(operation, info: info, resample: resample, cropRegion: cropRegion?.0, path: path,
-                                   orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB,
-                                   upright: upright)
-        memory = RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
-                                         cropWindow: cropRegion?.1, capabilities: capabilities)
+        let stages = RenderPlan.stages(operation, info: info, resample: resample, cropRegion: cropRegion?.0, path: path,
+                                       orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB,
+                                       upright: upright)
+        // A convert that would only turn the pixels (a format whose orientation travels
+        // with the coded data shows them turned as well) and a writer that takes the
+        // input's coded data as it is: nothing is decoded.
+        let onlyTurns = stages.allSatisfy { if case .orient = $0 { return true } else { return false } }
+        if operation.isConvert, self.depth == 8, onlyTurns, autoOrient || info.orientation == .up,
+           format?.codec.writer?.recompression?(info.format, encode) != nil {
+            path = .recompress
+            self.stages = [.recompress(info.format)]
+            memory = dataBytes * 3
+        } else {
+            self.stages = stages
+            memory = RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
+                                             cropWindow: cropRegion?.1, capabilities: capabilities)
+        }
+        self.path = path
     }
 
     /// The steps in the order the pixels meet them: the colour stage after the decoder,

@@ -23,6 +23,9 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case dropOpaqueAlpha
     /// Written as a palette image when it has at most 256 colours.
     case palettise
+    /// Nothing decoded: the input's coded data (a JPEG's DCT coefficients) taken into
+    /// the output format as it is (`RenderPlan.Path.recompress`).
+    case recompress(ImageFormat)
 
     package var description: String {
         switch self {
@@ -37,6 +40,7 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .flatten(let colour): return "flatten onto \(colour.hex)"
         case .dropOpaqueAlpha: return "drop alpha if opaque"
         case .palettise: return "palette if at most 256 colours"
+        case .recompress(let format): return "recompress the \(format.displayName)'s coded data, nothing decoded"
         }
     }
 }

@@ -1,0 +1,64 @@
+#ifndef IMGSCALE_JXL_SHIM_H
+#define IMGSCALE_JXL_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A small layer over libjxl (opened on first use) for a JPEG XL file held in memory: its
+   facts, its first frame as 8-bit rows in stored orientation, and encoding from rows or
+   from a JPEG's own DCT data. libjxl encodes with no thread pool (one thread, so its output
+   is the same on every run) and decodes on one only when the caller lends it a core. Its allocations are its own: libjxl 0.7
+   frees some blocks with free() whatever memory manager it was given (a JPEG
+   reconstruction's), so none is given, and the budget is kept by the header's
+   estimate before decoding. Functions return 0, or -1 with the reason in err (-2: the
+   file ends early). max_memory is unused for now. */
+
+typedef struct {
+    uint32_t width;       /* stored, before the orientation is applied */
+    uint32_t height;
+    int bits;             /* bits per sample */
+    int color_channels;   /* 1 gray, 3 colour */
+    int alpha;            /* an alpha channel */
+    int orientation;      /* 1-8, from the codestream */
+    int frames;           /* displayed frames, counted to 65536 */
+    int jpeg;             /* holds a JPEG's reconstruction data */
+    uint8_t *icc;         /* malloc'd (cjxl_free_info): the profile of the decoded pixels */
+    size_t icc_length;
+    uint8_t *exif;        /* the Exif box's TIFF structure */
+    size_t exif_length;
+    uint8_t *xmp;
+    size_t xmp_length;
+} cjxl_info;
+
+int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_info *info, char *err, size_t err_size);
+void cjxl_free_info(cjxl_info *info);
+
+/* The first frame, composited, as `channels` (1-4, the image's own colour channels, with
+   alpha or not) 8-bit samples a pixel, rows `stride` bytes apart, in stored orientation;
+   out holds `height` rows of the `width` cjxl_read_info gave (refused if it differs). With
+   threads above 1, libjxl decodes on a pool of that many while the caller waits. */
+int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t width, uint32_t height, int channels,
+                int threads, uint8_t *out, size_t stride, char *err, size_t err_size);
+
+typedef struct {
+    float distance;       /* Butteraugli distance, when not lossless */
+    int effort;           /* 1-9 */
+    int lossless;
+} cjxl_encode_options;
+
+/* RGB or RGBA rows into a JPEG XL file (malloc'd into *out, freed with free), with the
+   ICC profile (else sRGB), EXIF and XMP given (empty: none). */
+int cjxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, size_t stride,
+                const cjxl_encode_options *options, const uint8_t *icc, size_t icc_length, const uint8_t *exif,
+                size_t exif_length, const uint8_t *xmp, size_t xmp_length, uint8_t **out, size_t *out_size,
+                char *err, size_t err_size);
+
+/* A JPEG file recompressed into JPEG XL with its DCT coefficients and the data to
+   rebuild the same JPEG bytes (djxl gives them back). */
+int cjxl_recompress_jpeg(const uint8_t *jpeg, size_t size, int effort, uint8_t **out, size_t *out_size, char *err,
+                         size_t err_size);
+
+/* The version of libjxl the shim was built against (its headers'). */
+const char *cjxl_version(void);
+
+#endif

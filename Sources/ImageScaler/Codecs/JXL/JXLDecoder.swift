@@ -1,0 +1,72 @@
+import CJXLShim
+
+/// JPEG XL through libjxl as a `RowDecoder`: the first frame (composited, for an
+/// animation), 8-bit samples (deeper ones rounded by libjxl), gray or RGB with straight
+/// alpha, stored orientation with the codestream's orientation in `info`; the ICC
+/// profile describes the decoded pixels; EXIF and XMP from their boxes. libjxl decodes
+/// the whole frame, so it is made whole first; every allocation of libjxl's is counted
+/// against the memory budget.
+struct JXLDecoder: RowDecoder {
+    let data: [UInt8]
+    let info: ImageInfo
+    let capabilities = DecoderCapabilities()
+
+    init(_ data: [UInt8], options: DecodeOptions) throws {
+        self.data = data
+        var raw = cjxl_info()
+        var message = ShimMessage()
+        let status = data.withUnsafeBufferPointer { d in
+            message.with { cjxl_read_info(d.baseAddress, d.count, options.maxMemory, &raw, $0, $1) }
+        }
+        defer { cjxl_free_info(&raw) }
+        guard status == 0 else { throw DecodeError.invalid(.jxl, message.text) }
+        func bytes(_ p: UnsafeMutablePointer<UInt8>?, _ n: Int) -> [UInt8]? { p.map { Array(UnsafeBufferPointer(start: $0, count: n)) } }
+        let size = Size(width: Int(raw.width), height: Int(raw.height))
+        let alpha = raw.alpha != 0, gray = raw.color_channels == 1
+        let channels = (gray ? 1 : 3) + (alpha ? 1 : 0)
+        info = ImageInfo(format: .jxl, size: size, channels: channels, bitDepth: Int(raw.bits),
+                         colorModel: gray ? (alpha ? .grayAlpha : .gray) : (alpha ? .rgba : .rgb),
+                         orientation: Orientation(rawValue: Int(raw.orientation)) ?? .up, interlaced: false,
+                         iccProfile: bytes(raw.icc, raw.icc_length), exif: bytes(raw.exif, raw.exif_length),
+                         xmp: bytes(raw.xmp, raw.xmp_length), frames: Int(raw.frames),
+                         // The frame handed over, and libjxl's own planes of it in 32-bit
+                         // floats while it decodes (its allocations fail past the budget too).
+                         workingBytes: size.width * size.height * (channels + 4 * (channels + 1)))
+    }
+
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try decode(threads: 1, options: options, begin: begin, rows: rows)
+    }
+
+    /// Lent a core, libjxl decodes on a pool of two while this thread waits (the
+    /// executor's budget: the decode's thread and the lent one).
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try decode(threads: 2, options: options, begin: begin, rows: rows)
+    }
+
+    private func decode(threads: Int, options: DecodeOptions,
+                        begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try options.check(info.size)
+        let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+        let rowBytes = width * channels
+        var pixels = PixelBuffer.samples(count: rowBytes * height)
+        var message = ShimMessage()
+        let status = data.withUnsafeBufferPointer { d in
+            pixels.withUnsafeMutableBufferPointer { out in
+                message.with { cjxl_decode(d.baseAddress, d.count, options.maxMemory, UInt32(width), UInt32(height), Int32(channels), Int32(threads), out.baseAddress, rowBytes, $0, $1) }
+            }
+        }
+        if status != 0 {
+            throw status == -2 ? DecodeError.refusing(.invalid(.jxl, message.text), damage: .truncated) : DecodeError.invalid(.jxl, message.text)
+        }
+        try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
+        try pixels.withUnsafeBufferPointer { p in
+            for y in stride(from: 0, to: height, by: 16) {
+                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
+            }
+        }
+        return info
+    }
+}
