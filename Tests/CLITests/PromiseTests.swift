@@ -87,7 +87,7 @@ final class PromiseTests: XCTestCase {
         let dir = CLI.tempDir()
         let png = CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/a.png", "--quality", "50"])
         XCTAssertEqual(png.status, 0)
-        XCTAssertEqual(png.stderr, "imgscale: warning: --quality applies to JPEG, WebP, HEIC or AVIF output only; it has no effect on PNG output\n")
+        XCTAssertEqual(png.stderr, "imgscale: warning: --quality applies to JPEG, WebP, HEIC, AVIF or JPEG XL output only; it has no effect on PNG output\n")
         let jpeg = CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/a.jpg", "--palette"])
         XCTAssertEqual(jpeg.stderr, "imgscale: warning: --palette applies to PNG or ICO output only; it has no effect on JPEG output\n")
         XCTAssertEqual(CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/b.jpg", "--quality", "50"]).stderr, "")
