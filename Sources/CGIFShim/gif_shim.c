@@ -241,3 +241,174 @@ int cgif_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t heigh
 
 /* giflib has no run-time version call: the header's, which the soname pins. */
 int cgif_version(void) { return GIFLIB_MAJOR * 10000 + GIFLIB_MINOR * 100 + GIFLIB_RELEASE; }
+
+
+struct cgif_frames {
+    source s;
+    GifFileType *gif;
+    uint32_t width, height;
+    uint8_t *canvas;         /* RGBA, what is shown now */
+    uint8_t *saved;          /* RGBA, the canvas before the last frame (disposal 3) */
+    GifPixelType *line;
+    int frames;              /* frames drawn */
+    /* The last frame's rect and disposal, applied before the next is drawn. */
+    int last_left, last_top, last_width, last_height, last_disposal, last_transparent;
+};
+
+/* The screen's background colour, or transparent where frames have transparency. */
+static void background(const GifFileType *gif, int transparent, uint8_t px[4]) {
+    memset(px, 0, 4);
+    if (transparent != NO_TRANSPARENT_COLOR) return;
+    px[3] = 255;
+    if (gif->SColorMap && gif->SBackGroundColor < gif->SColorMap->ColorCount) {
+        const GifColorType c = gif->SColorMap->Colors[gif->SBackGroundColor];
+        px[0] = c.Red, px[1] = c.Green, px[2] = c.Blue;
+    }
+}
+
+cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height, uint32_t *loop_count,
+                              char *err, size_t errlen) {
+    cgif_frames *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    f->s = (source){data, size, 0, 0};
+    f->width = width;
+    f->height = height;
+    f->canvas = malloc((size_t)width * height * 4);
+    f->saved = malloc((size_t)width * height * 4);
+    f->line = malloc(65536);
+    f->gif = f->canvas && f->saved && f->line ? open_gif(&f->s, err, errlen) : NULL;
+    if (!f->gif) {
+        if (!f->canvas || !f->saved || !f->line) snprintf(err, errlen, "out of memory");
+        cgif_frames_close(f);
+        return NULL;
+    }
+    /* NETSCAPE2.0's loop count, when given before the first image (where writers put
+       it): the blocks after the screen descriptor and its colour table, walked up to the
+       first image. Without one a GIF plays once. */
+    *loop_count = 1;
+    size_t at = 13;
+    if (size >= 13 && data[10] & 0x80) at += 3u << ((data[10] & 7) + 1);
+    while (at + 2 < size && data[at] == 0x21) {
+        size_t label = data[at + 1], block = at + 2;
+        if (label == 0xFF && block + 16 < size && data[block] == 11 && !memcmp(data + block + 1, "NETSCAPE2.0", 11) &&
+            data[block + 12] == 3 && data[block + 13] == 1) {
+            *loop_count = data[block + 14] | data[block + 15] << 8;
+            break;
+        }
+        while (block < size && data[block]) block += 1 + (size_t)data[block];
+        at = block + 1;
+    }
+    return f;
+}
+
+int cgif_frames_next(cgif_frames *f, uint8_t *out, int *duration, char *err, size_t errlen) {
+    GifFileType *gif = f->gif;
+    int transparent = NO_TRANSPARENT_COLOR, disposal = 0, delay = 0;
+    GifRecordType type;
+    for (;;) {
+        if (DGifGetRecordType(gif, &type) == GIF_ERROR) {
+            if (f->frames > 0 && f->s.ran_out) return 1; /* a trailer cut off ends the animation */
+            fail(err, errlen, "damaged GIF", gif->Error);
+            return f->s.ran_out ? -2 : -1;
+        }
+        if (type == TERMINATE_RECORD_TYPE) return 1;
+        if (type == EXTENSION_RECORD_TYPE) {
+            int code = 0;
+            GifByteType *ext = NULL;
+            if (DGifGetExtension(gif, &code, &ext) == GIF_ERROR) {
+                fail(err, errlen, "damaged GIF extension", gif->Error);
+                return -1;
+            }
+            if (code == GRAPHICS_EXT_FUNC_CODE && ext && ext[0] >= 4) {
+                GraphicsControlBlock gcb;
+                if (DGifExtensionToGCB(ext[0], ext + 1, &gcb) == GIF_OK) {
+                    transparent = gcb.TransparentColor;
+                    disposal = gcb.DisposalMode;
+                    delay = gcb.DelayTime;
+                }
+            }
+            while (ext) {
+                if (DGifGetExtensionNext(gif, &ext) == GIF_ERROR) {
+                    fail(err, errlen, "damaged GIF extension", gif->Error);
+                    return -1;
+                }
+            }
+            continue;
+        }
+        if (type != IMAGE_DESC_RECORD_TYPE) continue;
+        if (DGifGetImageDesc(gif) == GIF_ERROR) {
+            fail(err, errlen, "damaged GIF image descriptor", gif->Error);
+            return f->s.ran_out ? -2 : -1;
+        }
+        break;
+    }
+    size_t canvas_bytes = (size_t)f->width * f->height * 4;
+    if (f->frames == 0) {
+        uint8_t bg[4];
+        background(gif, transparent, bg);
+        for (size_t i = 0; i < canvas_bytes; i += 4) memcpy(f->canvas + i, bg, 4);
+    } else if (f->last_disposal == DISPOSE_BACKGROUND) {
+        uint8_t bg[4];
+        background(gif, f->last_transparent, bg);
+        for (int y = f->last_top; y < f->last_top + f->last_height && y < (int)f->height; y++) {
+            for (int x = f->last_left; x < f->last_left + f->last_width && x < (int)f->width; x++) {
+                memcpy(f->canvas + ((size_t)y * f->width + (size_t)x) * 4, bg, 4);
+            }
+        }
+    } else if (f->last_disposal == DISPOSE_PREVIOUS) {
+        memcpy(f->canvas, f->saved, canvas_bytes);
+    }
+    if (disposal == DISPOSE_PREVIOUS) memcpy(f->saved, f->canvas, canvas_bytes);
+    const GifImageDesc d = gif->Image;
+    GifColorType grays[256];
+    ColorMapObject gray_map = {.ColorCount = 256, .BitsPerPixel = 8, .SortFlag = false, .Colors = grays};
+    for (int i = 0; i < 256; i++) grays[i].Red = grays[i].Green = grays[i].Blue = (GifByteType)i;
+    const ColorMapObject *map = d.ColorMap ? d.ColorMap : gif->SColorMap ? gif->SColorMap : &gray_map;
+    static const int start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
+    int passes = d.Interlace ? 4 : 1;
+    for (int p = 0; p < passes; p++) {
+        for (int r = d.Interlace ? start[p] : 0; r < d.Height; r += d.Interlace ? step[p] : 1) {
+            if (DGifGetLine(gif, f->line, d.Width) == GIF_ERROR) {
+                if (f->s.ran_out) {
+                    snprintf(err, errlen, "truncated GIF: the data ends in frame %d", f->frames + 1);
+                    return -2;
+                }
+                fail(err, errlen, "invalid LZW data (giflib)", gif->Error);
+                return -1;
+            }
+            int y = d.Top + r;
+            if (y < 0 || (uint32_t)y >= f->height) continue;
+            for (int i = 0; i < d.Width; i++) {
+                int x = d.Left + i, index = f->line[i];
+                if (x < 0 || (uint32_t)x >= f->width || index == transparent) continue;
+                uint8_t *px = f->canvas + ((size_t)y * f->width + (size_t)x) * 4;
+                if (index < map->ColorCount) {
+                    px[0] = map->Colors[index].Red, px[1] = map->Colors[index].Green, px[2] = map->Colors[index].Blue;
+                } else {
+                    px[0] = px[1] = px[2] = 0;
+                }
+                px[3] = 255;
+            }
+        }
+    }
+    f->last_left = d.Left, f->last_top = d.Top, f->last_width = d.Width, f->last_height = d.Height;
+    f->last_disposal = disposal;
+    f->last_transparent = transparent;
+    f->frames++;
+    memcpy(out, f->canvas, canvas_bytes);
+    /* Centiseconds; 0 shows as fast as the viewer goes, which browsers make 100 ms. */
+    *duration = delay * 10;
+    return 0;
+}
+
+void cgif_frames_close(cgif_frames *f) {
+    if (!f) return;
+    if (f->gif) close_gif(f->gif);
+    free(f->canvas);
+    free(f->saved);
+    free(f->line);
+    free(f);
+}

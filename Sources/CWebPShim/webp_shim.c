@@ -227,3 +227,139 @@ int cwebp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 void cwebp_free(void *p) { WebPFree(p); }
 
 int cwebp_version(void) { return WebPGetDecoderVersion(); }
+
+struct cwebp_frames {
+    WebPAnimDecoder *dec;
+    WebPData data;
+    int previous_timestamp;
+};
+
+cwebp_frames *cwebp_frames_open(const uint8_t *data, size_t size, uint32_t *loop_count, char *err, size_t errlen) {
+    WebPAnimDecoderOptions options;
+    if (!WebPAnimDecoderOptionsInit(&options)) {
+        snprintf(err, errlen, "libwebp version mismatch");
+        return NULL;
+    }
+    options.color_mode = MODE_RGBA;
+    options.use_threads = 0;
+    cwebp_frames *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    f->data.bytes = data;
+    f->data.size = size;
+    f->dec = WebPAnimDecoderNew(&f->data, &options);
+    WebPAnimInfo anim;
+    if (!f->dec || !WebPAnimDecoderGetInfo(f->dec, &anim)) {
+        if (f->dec) WebPAnimDecoderDelete(f->dec);
+        free(f);
+        snprintf(err, errlen, "invalid animated WebP");
+        return NULL;
+    }
+    *loop_count = anim.loop_count;
+    return f;
+}
+
+int cwebp_frames_next(cwebp_frames *f, uint32_t width, uint32_t height, uint8_t *out, int *duration, char *err, size_t errlen) {
+    uint8_t *frame = NULL;
+    int timestamp = 0;
+    WebPAnimInfo anim;
+    if (!WebPAnimDecoderHasMoreFrames(f->dec)) return 1;
+    if (!WebPAnimDecoderGetInfo(f->dec, &anim) || anim.canvas_width != width || anim.canvas_height != height) {
+        snprintf(err, errlen, "invalid animated WebP: its canvas is not the header's");
+        return -1;
+    }
+    if (!WebPAnimDecoderGetNext(f->dec, &frame, &timestamp) || !frame) {
+        snprintf(err, errlen, "cannot decode a frame of the animated WebP");
+        return -1;
+    }
+    memcpy(out, frame, (size_t)width * height * 4);
+    *duration = timestamp - f->previous_timestamp;
+    f->previous_timestamp = timestamp;
+    return 0;
+}
+
+void cwebp_frames_close(cwebp_frames *f) {
+    if (!f) return;
+    WebPAnimDecoderDelete(f->dec);
+    free(f);
+}
+
+struct cwebp_animation {
+    WebPAnimEncoder *enc;
+    WebPConfig config;
+    uint32_t width, height;
+    int timestamp;
+    uint32_t loop_count;
+};
+
+cwebp_animation *cwebp_animation_new(uint32_t width, uint32_t height, uint32_t loop_count,
+                                     const cwebp_encode_options *options, char *err, size_t errlen) {
+    cwebp_animation *a = calloc(1, sizeof *a);
+    WebPAnimEncoderOptions anim;
+    if (!a || !WebPAnimEncoderOptionsInit(&anim) || !WebPConfigInit(&a->config)) {
+        free(a);
+        snprintf(err, errlen, "out of memory, or a libwebp version mismatch");
+        return NULL;
+    }
+    a->config.quality = (float)options->quality;
+    a->config.method = options->method;
+    a->config.lossless = options->lossless;
+    /* One thread, and key frames only where libwebp's rules put them, so the same
+       frames give the same bytes. */
+    a->config.thread_level = 0;
+    anim.anim_params.loop_count = (int)loop_count;
+    anim.allow_mixed = 0;
+    if (!WebPValidateConfig(&a->config) || !(a->enc = WebPAnimEncoderNew((int)width, (int)height, &anim))) {
+        free(a);
+        snprintf(err, errlen, "invalid WebP animation settings");
+        return NULL;
+    }
+    a->width = width;
+    a->height = height;
+    a->loop_count = loop_count;
+    return a;
+}
+
+int cwebp_animation_add(cwebp_animation *a, const uint8_t *rgba, int duration, char *err, size_t errlen) {
+    WebPPicture picture;
+    if (!WebPPictureInit(&picture)) {
+        snprintf(err, errlen, "libwebp version mismatch");
+        return -1;
+    }
+    picture.width = (int)a->width;
+    picture.height = (int)a->height;
+    picture.use_argb = 1;
+    if (!WebPPictureImportRGBA(&picture, rgba, (int)a->width * 4)) {
+        WebPPictureFree(&picture);
+        snprintf(err, errlen, "out of memory importing a frame");
+        return -1;
+    }
+    int ok = WebPAnimEncoderAdd(a->enc, &picture, a->timestamp, &a->config);
+    WebPPictureFree(&picture);
+    if (!ok) {
+        snprintf(err, errlen, "WebP animation encoding failed: %s", WebPAnimEncoderGetError(a->enc));
+        return -1;
+    }
+    a->timestamp += duration;
+    return 0;
+}
+
+int cwebp_animation_finish(cwebp_animation *a, uint8_t **out, size_t *out_size, char *err, size_t errlen) {
+    WebPData assembled = {NULL, 0};
+    if (!WebPAnimEncoderAdd(a->enc, NULL, a->timestamp, NULL) || !WebPAnimEncoderAssemble(a->enc, &assembled)) {
+        snprintf(err, errlen, "WebP animation encoding failed: %s", WebPAnimEncoderGetError(a->enc));
+        WebPDataClear(&assembled);
+        return -1;
+    }
+    *out = (uint8_t *)assembled.bytes;
+    *out_size = assembled.size;
+    return 0;
+}
+
+void cwebp_animation_free(cwebp_animation *a) {
+    if (!a) return;
+    WebPAnimEncoderDelete(a->enc);
+    free(a);
+}

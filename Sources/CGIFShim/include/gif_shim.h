@@ -28,6 +28,20 @@ int cgif_read_info(const uint8_t *data, size_t size, cgif_info *info, char *err,
 int cgif_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int channels, uint8_t *out,
                 size_t stride, uint32_t *rows_done, char *err, size_t errlen);
 
+/* Every frame of an animation, composited on the width x height canvas of
+   cgif_read_info as browsers show them: the canvas starts as the background colour, or
+   transparent when the first frame has a transparent index; a frame's transparent
+   pixels keep what is under them; disposal 2 clears the frame's rect to the background
+   (transparent where that frame had a transparent index), 3 restores the canvas before
+   it. next gives each canvas as RGBA into out, with its delay in ms, and returns 0, 1
+   after the last frame, -2 when the data ends early, or -1. The loop count is
+   NETSCAPE2.0's (0: forever), 1 without it. */
+typedef struct cgif_frames cgif_frames;
+cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height, uint32_t *loop_count,
+                              char *err, size_t errlen);
+int cgif_frames_next(cgif_frames *frames, uint8_t *out, int *duration, char *err, size_t errlen);
+void cgif_frames_close(cgif_frames *frames);
+
 /* The linked library's version, for `imgscale --version`. */
 int cgif_version(void);
 

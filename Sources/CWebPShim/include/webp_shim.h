@@ -45,6 +45,25 @@ int cwebp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 
 void cwebp_free(void *p);
 
+/* An animation's frames, composited on its canvas by libwebp (disposal and blending as
+   the file says), one after another: each as width x height RGBA (straight alpha) into
+   out, with its duration in ms. next returns 0, 1 after the last frame, or -1. */
+typedef struct cwebp_frames cwebp_frames;
+cwebp_frames *cwebp_frames_open(const uint8_t *data, size_t size, uint32_t *loop_count, char *err, size_t errlen);
+int cwebp_frames_next(cwebp_frames *frames, uint32_t width, uint32_t height, uint8_t *out, int *duration, char *err,
+                      size_t errlen);
+void cwebp_frames_close(cwebp_frames *frames);
+
+/* An animated WebP made frame by frame (RGBA, width x height, each shown `duration` ms)
+   by libwebp's animation encoder on one thread; loop_count 0 loops forever. finish
+   gives the file (free with cwebp_free). */
+typedef struct cwebp_animation cwebp_animation;
+cwebp_animation *cwebp_animation_new(uint32_t width, uint32_t height, uint32_t loop_count,
+                                     const cwebp_encode_options *options, char *err, size_t errlen);
+int cwebp_animation_add(cwebp_animation *animation, const uint8_t *rgba, int duration, char *err, size_t errlen);
+int cwebp_animation_finish(cwebp_animation *animation, uint8_t **out, size_t *out_size, char *err, size_t errlen);
+void cwebp_animation_free(cwebp_animation *animation);
+
 /* The linked library's version, for `imgscale --version`. */
 int cwebp_version(void);
 

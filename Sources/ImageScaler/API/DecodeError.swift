@@ -6,6 +6,8 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     /// The format's decoder refused the data, in its own (or its library's) words.
     case invalid(ImageFormat, String)
     case tooManyPixels(Size, limit: Int)
+    /// An animation of more frames than `--max-frames` allows.
+    case tooManyFrames(Int, limit: Int)
     case badDimensions(Size)
     /// The two halves of a split decode did not fit together (a decoder bug, not data).
     case inconsistentHalves
@@ -35,6 +37,8 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case .invalid(let format, let message): return "invalid \(format.displayName): \(message)"
         case .tooManyPixels(let size, let limit):
             return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit)"
+        case .tooManyFrames(let frames, let limit):
+            return "\(frames) frames, over the limit of \(limit)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"
         case .warning(let text): return text
         case .inconsistentHalves: return "the two halves of a split decode disagree"

@@ -9,6 +9,8 @@ package struct DecodeOptions: Sendable {
     /// The bytes one decode may hold at its peak (`MemoryBudget`): the file, the
     /// decoder's working memory and the pipeline's buffers. `Int.max` removes the budget.
     package var maxMemory: Int = MemoryBudget.defaultBytes
+    /// The most frames an animation read whole (`RenderSettings.animated`) may have.
+    package var maxFrames: Int = 1000
     /// How much damage an input may have and still give an output (`FailOn`).
     package var failOn: FailOn = .warning
     /// JPEG shrink-on-load: decode at 1/`shrink` size (1, 2, 4 or 8). Ignored for PNG.

@@ -6,6 +6,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case unsupported(ImageFormat)
     /// The format holds only 8-bit samples and 16 were asked for.
     case noSixteenBits(ImageFormat)
+    /// An animation asked of a format that holds stills only.
+    case noAnimation(ImageFormat)
     /// The rows ran out before the image was complete (the decoder stopped early).
     case incomplete(rows: Int, of: Int)
 
@@ -15,6 +17,9 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
         case .unsupported(let format): return "imgscale does not write \(format.displayName)"
         case .noSixteenBits(let format):
             return "\(format.displayName) holds 8-bit samples only; 16 bits can be written as \(ImageFormat.names(ImageFormat.sixteenBitFormats, or: true))"
+        case .noAnimation(let format):
+            let holding = ImageFormat.allCases.filter { $0.codec.writer?.animation != nil }.map(\.displayName)
+            return "\(format.displayName) holds no animation; --animated writes \(holding.joined(separator: " or "))"
         case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"
         }
     }

@@ -82,6 +82,10 @@ public enum ImageOperation: Sendable {
 
     package static func render(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions,
                                encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
+        if settings.animated,
+           let animations = try AnimationRender.render(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
+            return animations
+        }
         // A drawn picture's outputs are drawn one after another, each within the budget.
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
         for job in parts { try MemoryBudget.check(job.memory, budget: decode.maxMemory) }

@@ -12,6 +12,8 @@ public struct RenderOptions: Sendable {
         public var maxPixels = 268_402_689
         /// The bytes one input's render may hold at its peak; `Int.max` removes the budget.
         public var maxMemory = 512 << 20
+        /// Frames an animation read whole (`Input.animated`) may have.
+        public var maxFrames = 1000
         /// How much damage an input may have and still give an output.
         public var failOn: RenderOptions.FailOn = .warning
         public init() {}
@@ -25,6 +27,9 @@ public struct RenderOptions: Sendable {
         public var density: Double = 72
         /// Which page of a multi-page file (a TIFF's) is read, from 0.
         public var page = 0
+        /// Every frame of an animated GIF or WebP into an animated output; otherwise the
+        /// first frame is the image.
+        public var animated = false
         public init() {}
     }
 
@@ -94,6 +99,7 @@ public struct RenderOptions: Sendable {
         d.toSRGB = color.toSRGB
         d.density = input.density
         d.page = input.page
+        d.maxFrames = limits.maxFrames
         return d
     }
 
@@ -117,6 +123,7 @@ public struct RenderOptions: Sendable {
     package var settings: RenderSettings {
         var s = RenderSettings()
         s.autoOrient = input.autoOrient
+        s.animated = input.animated
         s.carryProfile = color.carryProfile
         s.keepMetadata = keepMetadata
         s.upscale = resize.upscale

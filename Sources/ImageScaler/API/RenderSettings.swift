@@ -13,6 +13,9 @@ package struct RenderSettings: Sendable {
     /// smaller image's size and `fill` crops it to the target's aspect ratio without
     /// scaling it up (vipsthumbnail's `>`).
     package var upscale = true
+    /// Every frame of an animated input into an animated output (`AnimationRender`);
+    /// otherwise its first frame is the image.
+    package var animated = false
     /// The resampling filter (Pillow's set and semantics).
     package var filter: ImageOperation.Filter = .bilinear
     /// Threads one image may use. With 2 or more, decoding runs ahead on a second

@@ -47,6 +47,9 @@ struct CodecDescriptor: Sendable {
         /// The settings the encoder will use for these options, defaults resolved, as
         /// `plan` prints them ("quality 85", "4:2:0").
         let settings: @Sendable (EncodeOptions) -> [String]
+        /// An encoder of animations of frames of `size` played `loopCount` times (0:
+        /// forever), for a format that holds them; nil: stills only.
+        var animation: (@Sendable (_ size: Size, EncodeOptions, _ loopCount: Int) throws -> any AnimationEncoder)? = nil
         /// For a container of sizes (ICO): how several outputs become one file.
         var container: Container? = nil
         /// A whole 16-bit image, for a format that holds 16-bit samples; nil: 8 bits only.

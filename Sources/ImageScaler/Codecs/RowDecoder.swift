@@ -31,6 +31,10 @@ protocol RowDecoder: Sendable {
     /// PNG); nil where `decode`'s 8-bit rows hold everything the file has.
     func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)?
 
+    /// For a file of several frames: a reader of them all, composited; nil for a still
+    /// or a format whose frames are not read.
+    func frames(options: DecodeOptions) throws -> (any FrameReader)?
+
     /// For a picture drawn rather than stored (`capabilities.drawsAtAnySize`): a decoder
     /// of it drawn at `size`, whose `info.size` is that size. nil for stored pixels.
     func drawn(at size: Size) throws -> (any RowDecoder)?
@@ -47,6 +51,8 @@ extension RowDecoder {
     func balancedSplit(of region: Rect, shrink: Int) -> Int? { nil }
 
     func drawn(at size: Size) throws -> (any RowDecoder)? { nil }
+
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? { nil }
 
     func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? { nil }
 

@@ -33,6 +33,8 @@ struct CancellableDecoder: RowDecoder {
                             decodeBottom: { begin, rows in try h.decodeBottom(begin) { try flag.check(); try rows($0) } })
     }
 
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? { try inner.frames(options: options) }
+
     func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
         try flag.check()
         return try inner.decodeWide(options: options)

@@ -43,6 +43,10 @@ struct ColorConvertingDecoder: RowDecoder {
         try inner.drawn(at: size).map { ColorConvertingDecoder(inner: $0) }
     }
 
+    /// An animation's frames as its format composites them (animated GIF and WebP carry
+    /// no CMYK, and a profile is kept as it is).
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? { try inner.frames(options: options) }
+
     /// Each half converts its own rows, on its own thread.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
         guard let h = inner.halves(of: region, shrink: shrink, options: options, split: split, overlap: overlap) else { return nil }

@@ -7,6 +7,8 @@ enum ErrorText {
         switch error {
         case DecodeError.tooManyPixels, GeometryError.outputTooLarge:
             return "\(error) (raise it with --max-pixels)"
+        case DecodeError.tooManyFrames:
+            return "\(error) (raise it with --max-frames)"
         case DecodeError.overBudget:
             return "\(error) (raise it with --max-memory)"
         case DecodeError.warning:

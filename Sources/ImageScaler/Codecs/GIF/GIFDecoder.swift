@@ -28,6 +28,10 @@ struct GIFDecoder: RowDecoder {
                          workingBytes: size.width * size.height * (alpha ? 4 : 3) + size.width)
     }
 
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? {
+        info.frames > 1 ? try GIFFrameReader(data, canvas: info.size, failOn: options.failOn) : nil
+    }
+
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var info = self.info

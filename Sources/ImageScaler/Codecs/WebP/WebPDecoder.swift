@@ -52,6 +52,10 @@ struct WebPDecoder: RowDecoder {
         size.width * size.height * ((alpha ? 4 : 3) + (animated ? 8 : 0))
     }
 
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? {
+        info.frames > 1 ? try WebPFrameReader(data, canvas: info.size) : nil
+    }
+
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var info = self.info

@@ -25,5 +25,6 @@ extension CodecDescriptor {
                        settings: { o in
                            [o.lossless ? "lossless" : "quality \(o.quality ?? WebPEncoder.defaultQuality)",
                             "effort \(min(o.effort ?? WebPEncoder.defaultEffort, 6))"]
-                       }))
+                       },
+                       animation: { try WebPAnimationEncoder(size: $0, options: $1, loopCount: $2) }))
 }

@@ -1,0 +1,48 @@
+/// `--animated`: every frame of an animated input through the same plan, into an
+/// animated output. The plan is made once, for the canvas; each frame the decoder
+/// composites is run through it as a still would be (`FrameDecoder`), then handed to
+/// the output format's animation encoder with its delay, and the loop count is kept.
+/// Memory: the reader's canvases and one planned frame at a time, besides the encoder's
+/// own; the frame count is checked against `DecodeOptions.maxFrames` from the header and
+/// again as frames arrive.
+enum AnimationRender {
+    /// Each output as an animation, or nil when the input is no animation (a still, or
+    /// a format whose frames imgscale does not read), which renders as usual.
+    static func render(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
+                       settings: RenderSettings) throws -> [RenderResult]? {
+        let decoder = try ImageFormat.decoder(for: data, options: decode)
+        let info = decoder.info
+        guard info.frames > 1 else { return nil }
+        if info.frames > decode.maxFrames { throw DecodeError.tooManyFrames(info.frames, limit: decode.maxFrames) }
+        try decode.check(info.size)
+        // The canvas as the plan sees it: RGBA, the input's orientation.
+        let canvas = ImageInfo(format: info.format, size: info.size, channels: 4, bitDepth: 8, colorModel: .rgba,
+                               orientation: info.orientation, interlaced: false, iccProfile: nil, exif: nil, xmp: nil,
+                               frames: info.frames, workingBytes: info.size.width * info.size.height * 4)
+        return try outputs.map { output in
+            guard try decoder.frames(options: decode) != nil else { throw DecodeError.invalid(info.format, "its frames cannot be read") }
+            let format = output.format ?? ImageFormat.allCases.first { $0.codec.writer?.animation != nil && $0.codec.writer?.options.contains(.lossless) == true }!
+            guard let make = format.codec.writer?.animation else { throw EncodeError.noAnimation(format) }
+            let plan = try RenderPlan(output.operation, info: canvas, capabilities: DecoderCapabilities(), dataBytes: data.count,
+                                      format: nil, autoOrient: settings.autoOrient, upscale: settings.upscale, filter: settings.filter)
+            try plan.checkLimits(pixels: decode.maxPixels, format: format)
+            // Two canvases in the reader (one kept for disposal), the frame planned, and
+            // the encoder's previous and current frames.
+            let frameBytes = info.size.width * info.size.height * 4, outBytes = plan.output.width * plan.output.height * 4
+            try MemoryBudget.check(data.count + 3 * frameBytes + plan.memory + 3 * outBytes, budget: decode.maxMemory)
+            // Invariant: checked just above.
+            let reader = try decoder.frames(options: decode)!
+            let encoder = try make(plan.output, encode, reader.loopCount)
+            var count = 0
+            while let (frame, ms) = try reader.next() {
+                count += 1
+                if count > decode.maxFrames { throw DecodeError.tooManyFrames(count, limit: decode.maxFrames) }
+                try decode.cancellation?.check()
+                let (planned, _) = try RenderExecutor(decoder: FrameDecoder(frame: frame, info: canvas), plan: plan, options: decode,
+                                                      threads: 1, splitRegions: false).image()
+                try encoder.add(planned, milliseconds: ms)
+            }
+            return RenderResult(bytes: try encoder.finish(), size: plan.output, info: info)
+        }
+    }
+}
