@@ -70,6 +70,19 @@ final class AnimationTests: XCTestCase {
             return f.count > 7 && f[0].hasSuffix(":") ? Int(f[6]) : nil
         }
         XCTAssertEqual(durations, [100, 200, 150, 80, 60], listing.stdout)
+        // Frames are planned on one thread while the one before is encoded on another:
+        // the same bytes on one core, at -j1 and with two files at once.
+        var made: [Data] = []
+        for (k, command) in ["", "taskset -c 0 ", "nice "].enumerated() {
+            let r = CLI.sh("\(command)\"$IMGSCALE\" fit --size 50x --animated '\(dir)/d3.gif' -o '\(dir)/run\(k).webp'")
+            XCTAssertEqual(r.status, 0, r.stderr)
+            made.append(try XCTUnwrap(CLI.bytes(dir + "/run\(k).webp")))
+        }
+        XCTAssertEqual(CLI.run(["fit", "--size", "50x", "--animated", "-j", "2", dir + "/d2.gif", dir + "/d3.gif", "--out-dir", dir + "/two",
+                                "--format", "webp"]).status, 0)
+        made.append(try XCTUnwrap(CLI.bytes(dir + "/two/d3.webp")))
+        made.append(try XCTUnwrap(CLI.bytes(dir + "/d3.webp")))
+        XCTAssertEqual(Set(made).count, 1, "the same bytes on every run")
         // Without --animated the first frame alone, as ever.
         XCTAssertEqual(CLI.run(["fit", "--size", "50x", dir + "/d3.gif", "-o", dir + "/still.webp"]).status, 0)
         XCTAssertFalse(CLI.sh("webpmux -info '\(dir)/still.webp'").stdout.contains("animation"))

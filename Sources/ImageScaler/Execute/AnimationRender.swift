@@ -31,18 +31,52 @@ enum AnimationRender {
             let frameBytes = info.size.width * info.size.height * 4, outBytes = plan.output.width * plan.output.height * 4
             try MemoryBudget.check(data.count + 3 * frameBytes + plan.memory + 3 * outBytes, budget: decode.maxMemory)
             // Invariant: checked just above.
-            let reader = try decoder.frames(options: decode)!
-            let encoder = try make(plan.output, encode, reader.loopCount)
-            var count = 0
-            while let (frame, ms) = try reader.next() {
-                count += 1
-                if count > decode.maxFrames { throw DecodeError.tooManyFrames(count, limit: decode.maxFrames) }
-                try decode.cancellation?.check()
-                let (planned, _) = try RenderExecutor(decoder: FrameDecoder(frame: frame, info: canvas), plan: plan, options: decode,
-                                                      threads: 1, splitRegions: false).image()
-                try encoder.add(planned, milliseconds: ms)
+            let reader = Handover(try decoder.frames(options: decode)!)
+            let encoder = try make(plan.output, encode, reader.value.loopCount)
+            // Each frame decoded and planned; with a second thread, while the one before
+            // it is encoded (the encoder takes them in order, so the bytes are the same).
+            @Sendable func produce(into sink: (PixelBuffer, Int) throws -> Void) throws {
+                var count = 0
+                while let (frame, ms) = try reader.value.next() {
+                    count += 1
+                    if count > decode.maxFrames { throw DecodeError.tooManyFrames(count, limit: decode.maxFrames) }
+                    try decode.cancellation?.check()
+                    let (planned, _) = try RenderExecutor(decoder: FrameDecoder(frame: frame, info: canvas), plan: plan, options: decode,
+                                                          threads: 1, splitRegions: false).image()
+                    try sink(planned, ms)
+                }
+            }
+            if settings.threads > 1 {
+                // Two planned frames wait at most: a frame's decode and the encode of the
+                // one before it take about as long.
+                let pipe = FramePipe(capacity: 2)
+                let work = RenderExecutor.lentThread().start {
+                    do {
+                        try produce { try pipe.push($0, milliseconds: $1) }
+                        pipe.finish(nil)
+                    } catch {
+                        pipe.finish(error)
+                    }
+                }
+                do {
+                    while let (frame, ms) = try pipe.pop() { try encoder.add(frame, milliseconds: ms) }
+                } catch {
+                    pipe.cancel()
+                    work.wait()
+                    throw error
+                }
+                work.wait()
+            } else {
+                try produce { try encoder.add($0, milliseconds: $1) }
             }
             return RenderResult(bytes: try encoder.finish(), size: plan.output, info: info)
         }
     }
+}
+
+/// A frame reader handed to the thread that produces the frames: used by that thread
+/// alone once the render starts it, and by the caller only before.
+private struct Handover: @unchecked Sendable {  // one thread at a time, in turn
+    let value: any FrameReader
+    init(_ value: any FrameReader) { self.value = value }
 }
