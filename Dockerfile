@@ -6,7 +6,7 @@
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libpng-dev libjpeg-dev liblcms2-dev libwebp-dev libheif-dev libgif-dev libtiff-dev libjxl-dev libisal-dev pkg-config \
+      libpng-dev libjpeg-dev liblcms2-dev libwebp-dev libheif-dev libgif-dev libcgif-dev libtiff-dev libjxl-dev libisal-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -19,7 +19,7 @@ FROM debian:bookworm-slim
 # runtime packages (keep in step with ldd; InstallTests compares them)
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libaom3 libbrotli1 libc6 libdav1d6 libde265-0 libdeflate0 libgcc-s1 libgif7 libheif1 libhwy1 libisal2 libjbig0 libjpeg62-turbo \
+      libaom3 libbrotli1 libc6 libcgif0 libdav1d6 libde265-0 libdeflate0 libgcc-s1 libgif7 libheif1 libhwy1 libisal2 libjbig0 libjpeg62-turbo \
       libjxl0.7 liblcms2-2 liblerc4 liblzma5 libnuma1 libpng16-16 libstdc++6 libtiff6 libwebp7 libwebpdemux2 libwebpmux3 libx265-199 \
       libzstd1 zlib1g \
  && rm -rf /var/lib/apt/lists/*

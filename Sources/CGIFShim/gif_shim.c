@@ -412,3 +412,100 @@ void cgif_frames_close(cgif_frames *f) {
     free(f->line);
     free(f);
 }
+
+/* The writer: libcgif, into a growing buffer. */
+#include <cgif.h>
+
+struct cgifw {
+    CGIF *gif;
+    uint8_t *data;
+    size_t size, capacity;
+    int failed;
+    uint16_t width, height;
+};
+
+static int cgifw_write(void *context, const uint8_t *bytes, const size_t count) {
+    cgifw *w = context;
+    if (w->size + count > w->capacity) {
+        size_t capacity = w->capacity ? w->capacity : 65536;
+        while (capacity < w->size + count) capacity *= 2;
+        uint8_t *grown = realloc(w->data, capacity);
+        if (!grown) {
+            w->failed = 1;
+            return -1;
+        }
+        w->data = grown;
+        w->capacity = capacity;
+    }
+    memcpy(w->data + w->size, bytes, count);
+    w->size += count;
+    return 0;
+}
+
+cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, size_t errlen) {
+    cgifw *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    CGIF_Config config = {0};
+    /* Each frame carries its own colour table. libcgif 0.3 writes a frame's graphic
+       control block, which holds its transparent index, only in an animation: a still
+       is an animation of one frame played once, which readers show as the still. */
+    config.attrFlags = CGIF_ATTR_NO_GLOBAL_TABLE | CGIF_ATTR_IS_ANIMATED;
+    if (loop_count == 1 || loop_count < 0) config.attrFlags |= CGIF_ATTR_NO_LOOP;
+    config.numLoops = loop_count > 1 ? (uint16_t)(loop_count > 65535 ? 65535 : loop_count) : CGIF_INFINITE_LOOP;
+    config.width = width;
+    config.height = height;
+    config.pWriteFn = cgifw_write;
+    config.pContext = w;
+    w->width = width;
+    w->height = height;
+    if (!(w->gif = cgif_newgif(&config))) {
+        free(w->data);
+        free(w);
+        snprintf(err, errlen, "libcgif could not start the file");
+        return NULL;
+    }
+    return w;
+}
+
+int cgifw_add(cgifw *w, const uint8_t *indices, const uint8_t *palette, int entries, int transparent, int delay_cs,
+              char *err, size_t errlen) {
+    CGIF_FrameConfig frame = {0};
+    frame.pLocalPalette = (uint8_t *)palette;
+    frame.numLocalPaletteEntries = (uint16_t)entries;
+    frame.pImageData = (uint8_t *)indices;
+    frame.attrFlags = CGIF_FRAME_ATTR_USE_LOCAL_TABLE;
+    if (transparent >= 0) {
+        frame.attrFlags |= CGIF_FRAME_ATTR_HAS_ALPHA;
+        frame.transIndex = (uint8_t)transparent;
+    }
+    frame.delay = (uint16_t)(delay_cs < 0 ? 0 : delay_cs > 65535 ? 65535 : delay_cs);
+    int status = cgif_addframe(w->gif, &frame);
+    if (status != CGIF_OK || w->failed) {
+        snprintf(err, errlen, "libcgif could not add a frame (status %d)", status);
+        return -1;
+    }
+    return 0;
+}
+
+int cgifw_finish(cgifw *w, uint8_t **out, size_t *out_size, char *err, size_t errlen) {
+    int status = cgif_close(w->gif);
+    w->gif = NULL;
+    if (status != CGIF_OK || w->failed) {
+        snprintf(err, errlen, "libcgif could not end the file (status %d)", status);
+        return -1;
+    }
+    *out = w->data;
+    *out_size = w->size;
+    w->data = NULL;
+    return 0;
+}
+
+void cgifw_free(cgifw *w) {
+    if (!w) return;
+    if (w->gif) cgif_close(w->gif);
+    free(w->data);
+    free(w);
+}

@@ -29,6 +29,7 @@
     X(JxlDecoderImageOutBufferSize) \
     X(JxlDecoderSetImageOutBuffer) \
     X(JxlDecoderSetParallelRunner) \
+    X(JxlDecoderGetFrameHeader) \
     X(JxlEncoderCreate) \
     X(JxlEncoderDestroy) \
     X(JxlEncoderUseContainer) \
@@ -89,6 +90,7 @@ int cjxl_load(char *err, size_t errlen);
 #define JxlDecoderImageOutBufferSize (cjxl_api.JxlDecoderImageOutBufferSize)
 #define JxlDecoderSetImageOutBuffer (cjxl_api.JxlDecoderSetImageOutBuffer)
 #define JxlDecoderSetParallelRunner (cjxl_api.JxlDecoderSetParallelRunner)
+#define JxlDecoderGetFrameHeader (cjxl_api.JxlDecoderGetFrameHeader)
 #define JxlThreadParallelRunner (cjxl_api.JxlThreadParallelRunner)
 #define JxlThreadParallelRunnerCreate (cjxl_api.JxlThreadParallelRunnerCreate)
 #define JxlThreadParallelRunnerDestroy (cjxl_api.JxlThreadParallelRunnerDestroy)

@@ -353,3 +353,74 @@ int cjxl_recompress_jpeg(const uint8_t *jpeg, size_t size, int effort, uint8_t *
 const char *cjxl_version(void) {
     return STRINGIFY(JPEGXL_MAJOR_VERSION) "." STRINGIFY(JPEGXL_MINOR_VERSION) "." STRINGIFY(JPEGXL_PATCH_VERSION);
 }
+
+struct cjxl_frames {
+    JxlDecoder *dec;
+    uint32_t width, height;
+    uint32_t tps_numerator, tps_denominator;
+    int64_t ticks; /* the frame being decoded's duration */
+};
+
+void cjxl_frames_close(cjxl_frames *f) {
+    if (!f) return;
+    if (f->dec) JxlDecoderDestroy(f->dec);
+    free(f);
+}
+
+cjxl_frames *cjxl_frames_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height, uint32_t *loop_count,
+                              char *err, size_t err_size) {
+    if (cjxl_load(err, err_size)) return NULL;
+    cjxl_frames *f = calloc(1, sizeof *f);
+    if (!f || !(f->dec = JxlDecoderCreate(NULL))) {
+        say(err, err_size, "out of memory");
+        cjxl_frames_close(f);
+        return NULL;
+    }
+    f->width = width;
+    f->height = height;
+    JxlDecoderSubscribeEvents(f->dec, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE);
+    JxlDecoderSetKeepOrientation(f->dec, JXL_TRUE);
+    JxlDecoderSetInput(f->dec, data, size);
+    JxlDecoderCloseInput(f->dec);
+    JxlBasicInfo basic;
+    if (JxlDecoderProcessInput(f->dec) != JXL_DEC_BASIC_INFO || JxlDecoderGetBasicInfo(f->dec, &basic) != JXL_DEC_SUCCESS ||
+        basic.xsize != width || basic.ysize != height || !basic.have_animation) {
+        say(err, err_size, "not the animation its header described");
+        cjxl_frames_close(f);
+        return NULL;
+    }
+    f->tps_numerator = basic.animation.tps_numerator ? basic.animation.tps_numerator : 1000;
+    f->tps_denominator = basic.animation.tps_denominator ? basic.animation.tps_denominator : 1;
+    *loop_count = basic.animation.num_loops;
+    return f;
+}
+
+int cjxl_frames_next(cjxl_frames *f, uint8_t *out, int *duration, char *err, size_t err_size) {
+    JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    for (;;) {
+        JxlDecoderStatus s = JxlDecoderProcessInput(f->dec);
+        if (s == JXL_DEC_FRAME) {
+            JxlFrameHeader header;
+            f->ticks = JxlDecoderGetFrameHeader(f->dec, &header) == JXL_DEC_SUCCESS ? header.duration : 0;
+        } else if (s == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t needed = 0;
+            if (JxlDecoderImageOutBufferSize(f->dec, &format, &needed) != JXL_DEC_SUCCESS ||
+                needed != (size_t)f->width * f->height * 4 || JxlDecoderSetImageOutBuffer(f->dec, &format, out, needed) != JXL_DEC_SUCCESS) {
+                say(err, err_size, "a frame does not fit the canvas");
+                return -1;
+            }
+        } else if (s == JXL_DEC_FULL_IMAGE) {
+            int64_t ms = f->ticks * 1000 * f->tps_denominator / f->tps_numerator;
+            *duration = ms > 0x7FFFFFFF ? 0x7FFFFFFF : (int)ms;
+            return 0;
+        } else if (s == JXL_DEC_SUCCESS) {
+            return 1;
+        } else if (s == JXL_DEC_NEED_MORE_INPUT) {
+            say(err, err_size, "the file ends before its last frame does");
+            return -2;
+        } else {
+            say(err, err_size, "a frame's data is invalid");
+            return -1;
+        }
+    }
+}

@@ -2,7 +2,7 @@ import XCTest
 import TestReferences
 import Foundation
 
-/// `--animated` through the built imgscale: every frame of an animated GIF or WebP goes
+/// `--animated` through the built imgscale: every frame of an animated GIF, WebP or JPEG XL goes
 /// through the same fill, fit or crop, and frame i of the output, decoded by Pillow,
 /// equals the still operation on Pillow's composited frame i (exactly, written
 /// lossless); delays and the loop count are kept; the frame limit and the budget refuse
@@ -35,8 +35,18 @@ final class AnimationTests: XCTestCase {
             for name, kw in kinds.items():
                 frames[0].save(name + '.gif', save_all=True, append_images=frames[1:], duration=[100, 200, 150, 80, 60], loop=0, **kw)
             """, in: dir)
+        // A JPEG XL animation cjxl makes of one of them, held to that GIF's frames.
+        var references: [String: String] = [:]
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/cjxl") {
+            XCTAssertEqual(CLI.sh("cjxl -d 0 '\(dir)/d3.gif' '\(dir)/d3.jxl'").status, 0)
+            sources.append("d3.jxl")
+            references["d3.jxl"] = dir + "/d3.gif"
+        } else {
+            print("SKIPPED (in part): cjxl is missing (Debian's libjxl-tools); the GIFs and WebP still ran")
+        }
         for source in sources {
             let input = source.hasPrefix("/") ? source : dir + "/" + source
+            let reference = references[source] ?? input
             for op in [["fill", "--size", "40x40"], ["fit", "--size", "50x"], ["crop", "--rect", "5,7,30,20"]] {
                 let r = CLI.run(op + ["--animated", "--lossless", input, "-o", dir + "/out.webp"])
                 XCTAssertEqual(r.status, 0, "\(source) \(op): \(r.stderr)")
@@ -45,7 +55,7 @@ final class AnimationTests: XCTestCase {
                     import numpy as np
                     from PIL import Image
                     exe, op = os.environ['IMGSCALE'], \(op)
-                    im, out = Image.open('\(input)'), Image.open('out.webp')
+                    im, out = Image.open('\(reference)'), Image.open('out.webp')
                     assert out.n_frames == im.n_frames, (out.n_frames, im.n_frames)
                     for i in range(im.n_frames):
                         im.seek(i)
@@ -88,6 +98,67 @@ final class AnimationTests: XCTestCase {
         XCTAssertFalse(CLI.sh("webpmux -info '\(dir)/still.webp'").stdout.contains("animation"))
     }
 
+    /// GIF output through libcgif: a still of few colours comes back exact in Pillow and
+    /// giflib; a photo is reduced by median cut (within 30 dB of it, the same bytes every
+    /// run); an animation keeps every frame, its delays and loop count, each frame of a
+    /// crop (no new colours) equal to the animated WebP's; alpha below 128 is clear.
+    func testGIFOutput() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            import numpy as np
+            from PIL import Image
+            y, x = np.mgrid[0:37, 0:53]
+            few = np.stack([(x // 7) * 30, (y // 5) * 28, ((x + y) // 9) * 20], 2).astype(np.uint8)
+            Image.fromarray(few).save('few.png')
+            a = np.where((x - 26) ** 2 + (y - 18) ** 2 < 200, 255, 0).astype(np.uint8)
+            Image.fromarray(np.concatenate([few, a[..., None]], 2)).save('alpha.png')
+            frames = [Image.fromarray(np.roll(few, 5 * i, axis=1)).convert('P', palette=Image.ADAPTIVE, colors=60) for i in range(4)]
+            frames[0].save('anim.gif', save_all=True, append_images=frames[1:], duration=[50, 120, 70, 200], loop=3)
+            """, in: dir)
+        for name in ["few", "alpha"] {
+            XCTAssertEqual(CLI.run(["convert", "\(dir)/\(name).png", "-o", "\(dir)/\(name).gif"]).status, 0)
+            XCTAssertEqual(CLI.run(["convert", "\(dir)/\(name).gif", "-o", "\(dir)/\(name)-back.png"]).status, 0)
+            try python("""
+                import numpy as np
+                from PIL import Image
+                src = np.asarray(Image.open('\(name).png').convert('RGBA')).astype(int)
+                for back in (Image.open('\(name).gif'), Image.open('\(name)-back.png')):
+                    b = np.asarray(back.convert('RGBA')).astype(int)
+                    shown = src[..., 3] >= 128
+                    assert np.array_equal(b[..., 3] == 255, shown), '\(name): alpha'
+                    assert np.abs(b - src)[shown].max() == 0, '\(name): colour'
+                """, in: dir)
+        }
+        let photo = CLI.testImages + "/scene-640x427.jpg"
+        XCTAssertEqual(CLI.run(["fit", "--size", "320x", photo, "-o", dir + "/p1.gif"]).status, 0)
+        XCTAssertEqual(CLI.run(["fit", "--size", "320x", photo, "-o", dir + "/p2.gif"]).status, 0)
+        XCTAssertEqual(CLI.run(["fit", "--size", "320x", photo, "-o", dir + "/p.png"]).status, 0)
+        XCTAssertEqual(CLI.bytes(dir + "/p1.gif"), CLI.bytes(dir + "/p2.gif"))
+        try python("""
+            import numpy as np
+            from PIL import Image
+            a = np.asarray(Image.open('p1.gif').convert('RGB')).astype(float)
+            b = np.asarray(Image.open('p.png').convert('RGB')).astype(float)
+            psnr = 10 * np.log10(255 ** 2 / ((a - b) ** 2).mean())
+            assert psnr >= 30, psnr
+            """, in: dir)
+        // A crop makes no new colours, so each frame keeps its table exactly.
+        XCTAssertEqual(CLI.run(["crop", "--rect", "3,2,40,30", "--animated", dir + "/anim.gif", "-o", dir + "/a.gif"]).status, 0)
+        XCTAssertEqual(CLI.run(["crop", "--rect", "3,2,40,30", "--animated", "--lossless", dir + "/anim.gif", "-o", dir + "/a.webp"]).status, 0)
+        try python("""
+            import numpy as np
+            from PIL import Image
+            g, w = Image.open('a.gif'), Image.open('a.webp')
+            assert g.n_frames == 4 and g.info.get('loop') == 3, (g.n_frames, g.info)
+            delays = []
+            for i in range(4):
+                g.seek(i); w.seek(i)
+                delays.append(g.info.get('duration'))
+                assert np.array_equal(np.asarray(g.convert('RGB')), np.asarray(w.convert('RGB'))), i
+            assert delays == [50, 120, 70, 200], delays
+            """, in: dir)
+    }
+
     /// 10,000 tiny frames are refused from the header by the frame limit; a huge canvas
     /// by the pixel limit; a format that holds no animation says which do; a still input
     /// with --animated is a still; all within a second, one line, nothing written.
@@ -119,7 +190,7 @@ final class AnimationTests: XCTestCase {
         }
         let png = CLI.run(["fill", "--size", "16x16", "--animated", "--max-frames", "20000", dir + "/many.gif", "-o", dir + "/x.png"])
         XCTAssertEqual(png.status, 1)
-        XCTAssertTrue(png.stderr.contains("PNG holds no animation; --animated writes WebP"), png.stderr)
+        XCTAssertTrue(png.stderr.contains("PNG holds no animation; --animated writes WebP or GIF"), png.stderr)
         let still = CLI.run(["fill", "--size", "16x16", "--animated", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/s.png"])
         XCTAssertEqual(still.status, 0, still.stderr)
         XCTAssertEqual(CLI.size(dir + "/s.png"), "16x16")

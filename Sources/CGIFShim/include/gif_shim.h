@@ -42,6 +42,18 @@ cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, 
 int cgif_frames_next(cgif_frames *frames, uint8_t *out, int *duration, char *err, size_t errlen);
 void cgif_frames_close(cgif_frames *frames);
 
+/* A GIF written by libcgif into memory: frames of width x height palette indices, each
+   with its own colour table (RGB, `entries` of them, a power of two up to 256) and
+   transparent index (-1: none), shown delay_cs hundredths of a second. loop_count -1
+   makes a still; 0 an animation looping forever; 1 one played once; more, that many
+   loops. finish hands over the file (free with free). */
+typedef struct cgifw cgifw;
+cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, size_t errlen);
+int cgifw_add(cgifw *writer, const uint8_t *indices, const uint8_t *palette, int entries, int transparent, int delay_cs,
+              char *err, size_t errlen);
+int cgifw_finish(cgifw *writer, uint8_t **out, size_t *out_size, char *err, size_t errlen);
+void cgifw_free(cgifw *writer);
+
 /* The linked library's version, for `imgscale --version`. */
 int cgif_version(void);
 

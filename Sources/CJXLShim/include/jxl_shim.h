@@ -58,6 +58,15 @@ int cjxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int chan
 int cjxl_recompress_jpeg(const uint8_t *jpeg, size_t size, int effort, uint8_t **out, size_t *out_size, char *err,
                          size_t err_size);
 
+/* An animation's frames, each composited by libjxl on the width x height canvas as RGBA
+   (stored orientation), with its duration in ms; the loop count is the file's (0:
+   forever). next returns 0, 1 after the last frame, -2 when the data ends early, or -1. */
+typedef struct cjxl_frames cjxl_frames;
+cjxl_frames *cjxl_frames_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height, uint32_t *loop_count,
+                              char *err, size_t err_size);
+int cjxl_frames_next(cjxl_frames *frames, uint8_t *out, int *duration, char *err, size_t err_size);
+void cjxl_frames_close(cjxl_frames *frames);
+
 /* The version of libjxl the shim was built against (its headers'). */
 const char *cjxl_version(void);
 

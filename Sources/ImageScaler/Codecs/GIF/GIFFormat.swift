@@ -4,7 +4,8 @@ extension ImageFormat {
     public static let gif = ImageFormat(registering: "gif")
 }
 
-/// GIF through giflib, read only: the first frame.
+/// GIF through giflib, read (the first frame; every frame with --animated) and through
+/// libcgif, written: stills and animations, a colour table a frame.
 extension CodecDescriptor {
     static let gif = CodecDescriptor(
         format: .gif, displayName: "GIF", extensions: ["gif"],
@@ -15,5 +16,9 @@ extension CodecDescriptor {
             let v = Int(cgif_version())
             return [("giflib", "\(v / 10000).\(v / 100 % 100).\(v % 100)")]
         },
-        writer: nil)
+        writer: Writer(options: [],
+                       rows: { w, h, c, _ in GIFEncoder(width: w, height: h, channels: c) },
+                       carriable: { options, _ in GIFEncoder.carriable(options) },
+                       settings: { _ in ["a colour table a frame (median cut past 255 colours), alpha below 128 transparent"] },
+                       animation: { size, _, loops in try GIFAnimationEncoder(size: size, loopCount: loops) }))
 }

@@ -34,6 +34,10 @@ struct JXLDecoder: RowDecoder {
                          workingBytes: size.width * size.height * (channels + 4 * (channels + 1)))
     }
 
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? {
+        info.frames > 1 ? try JXLFrameReader(data, canvas: info.size, failOn: options.failOn) : nil
+    }
+
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try decode(threads: 1, options: options, begin: begin, rows: rows)
