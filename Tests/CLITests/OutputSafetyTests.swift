@@ -138,7 +138,7 @@ final class OutputSafetyTests: XCTestCase {
         let stdout = CLI.sh("\"$IMGSCALE\" fill --size 8x8 '\(scene)' -o - > piped && od -An -tx1 -N3 piped", cwd: dir)
         XCTAssertEqual(stdout.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "ff d8 ff")
         // An image extension imgscale cannot write fails that input alone.
-        let gif = CLI.run(["fill", "--size", "8x8", "--out-dir", dir + "/g", "--name", "{stem}.gif", dir + "/IMG_0001"])
+        let gif = CLI.run(["fill", "--size", "8x8", "--out-dir", dir + "/g", "--name", "{stem}.svg", dir + "/IMG_0001"])
         XCTAssertEqual(gif.status, 1)
         XCTAssertTrue(gif.stderr.contains("imgscale writes PNG, JPEG"), gif.stderr)
     }

@@ -44,7 +44,7 @@ final class UsageTests: XCTestCase {
             (["convert", input, "-o", out, "--quality", "abc"], "--quality"),
             (["convert", input, "-o", out, "--compression", "10"], "--compression"),
             (["convert", input, "-o", out, "--background", "reddish"], "--background"),
-            (["convert", input, "-o", dir + "/out.gif"], "imgscale writes PNG, JPEG"),
+            (["convert", input, "-o", dir + "/out.svg"], "imgscale writes PNG, JPEG"),
             (["convert", input, "-o"], "needs a value"),
             (["convert", input, input, "-o", out], "-o takes exactly one input"),
             (["convert", input], "no output"),
