@@ -28,18 +28,6 @@ final class GIFFrameReader: FrameReader {
     deinit { cgif_frames_close(handle) }
 
     func next() throws -> (canvas: PixelBuffer, milliseconds: Int)? {
-        var pixels = PixelBuffer.samples(count: size.width * size.height * 4)
-        var ms: Int32 = 0
-        var message = ShimMessage()
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            message.with { cgif_frames_next(handle, out.baseAddress, &ms, $0, $1) }
-        }
-        if status == 1 { return nil }
-        if status == -2 {
-            guard failOn.tolerates(.truncated) else { throw DecodeError.refusing(.invalid(.gif, message.text), damage: .truncated) }
-            return nil
-        }
-        guard status == 0 else { throw DecodeError.invalid(.gif, message.text) }
-        return (PixelBuffer(width: size.width, height: size.height, channels: 4, validPixels: pixels), Int(ms))
+        try Self.frame(of: size, format: .gif, failOn: failOn) { cgif_frames_next(handle, $0, $1, $2, $3) }
     }
 }
