@@ -173,11 +173,15 @@ final class AnimationTests: XCTestCase {
             head = b'GIF89a' + struct.pack('<HHBBB', 65535, 65535, 0x80, 0, 0) + b'\\0\\0\\0\\xff\\xff\\xff'
             frame = b'\\x2c' + struct.pack('<HHHHB', 0, 0, 1, 1, 0) + b'\\x02\\x02\\x44\\x01\\x00'
             open('huge.gif', 'wb').write(head + frame + frame + b'\\x3b')
+            # 900 one-pixel frames on a 4000x4000 screen: 14.4 gigapixels to composite.
+            wide = b'GIF89a' + struct.pack('<HHBBB', 4000, 4000, 0x80, 0, 0) + b'\\0\\0\\0\\xff\\xff\\xff'
+            open('wide.gif', 'wb').write(wide + frame * 900 + b'\\x3b')
             """, in: dir)
         let cases: [([String], String)] = [
             (["many.gif"], "10000 frames, over the limit of 1000 (raise it with --max-frames)"),
             (["many.gif", "--max-frames", "20"], "10000 frames, over the limit of 20"),
             (["huge.gif"], "over the limit of 268402689"),
+            (["wide.gif"], "900 frames of 4000x4000 are 14400000000 pixels in all, over 16 times the limit of 268402689 (raise it with --max-pixels)"),
         ]
         for (args, message) in cases {
             let t0 = Date()

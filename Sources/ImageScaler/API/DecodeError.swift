@@ -8,6 +8,9 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
     case tooManyPixels(Size, limit: Int)
     /// An animation of more frames than `--max-frames` allows.
     case tooManyFrames(Int, limit: Int)
+    /// An animation whose frames hold more pixels in all than `AnimationRender` plans
+    /// for the pixel limit `limit` (16 times it).
+    case tooManyFramePixels(frames: Int, Size, limit: Int)
     case badDimensions(Size)
     /// The two halves of a split decode did not fit together (a decoder bug, not data).
     case inconsistentHalves
@@ -39,6 +42,8 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
             return "image is \(size) = \(size.pixelCount) pixels, over the limit of \(limit)"
         case .tooManyFrames(let frames, let limit):
             return "\(frames) frames, over the limit of \(limit)"
+        case .tooManyFramePixels(let frames, let size, let limit):
+            return "\(frames) frames of \(size) are \(frames * size.width * size.height) pixels in all, over 16 times the limit of \(limit)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"
         case .warning(let text): return text
         case .inconsistentHalves: return "the two halves of a split decode disagree"

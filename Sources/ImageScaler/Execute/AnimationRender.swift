@@ -15,13 +15,21 @@ enum AnimationRender {
         guard info.frames > 1 else { return nil }
         if info.frames > decode.maxFrames { throw DecodeError.tooManyFrames(info.frames, limit: decode.maxFrames) }
         try decode.check(info.size)
+        // Every frame is composited and planned at the canvas's size: a small file of many
+        // frames on a large canvas (900 of 4000x4000 took 72 s) is held to 16 times the
+        // pixel limit in all, from the header.
+        let perFrame = info.size.width * info.size.height
+        if decode.maxPixels > 0, info.frames > (decode.maxPixels * 16) / max(1, perFrame) {
+            throw DecodeError.tooManyFramePixels(frames: info.frames, info.size, limit: decode.maxPixels)
+        }
         // The canvas as the plan sees it: RGBA, the input's orientation.
         let canvas = ImageInfo(format: info.format, size: info.size, channels: 4, bitDepth: 8, colorModel: .rgba,
                                orientation: info.orientation, interlaced: false, iccProfile: nil, exif: nil, xmp: nil,
                                frames: info.frames, workingBytes: info.size.width * info.size.height * 4)
+        // Where an output names no format: the first that writes animations losslessly.
+        let fallback = ImageFormat.allCases.first { $0.codec.writer?.animation != nil && $0.codec.writer?.options.contains(.lossless) == true }!
         return try outputs.map { output in
-            guard try decoder.frames(options: decode) != nil else { throw DecodeError.invalid(info.format, "its frames cannot be read") }
-            let format = output.format ?? ImageFormat.allCases.first { $0.codec.writer?.animation != nil && $0.codec.writer?.options.contains(.lossless) == true }!
+            let format = output.format ?? fallback
             guard let make = format.codec.writer?.animation else { throw EncodeError.noAnimation(format) }
             let plan = try RenderPlan(output.operation, info: canvas, capabilities: DecoderCapabilities(), dataBytes: data.count,
                                       format: nil, autoOrient: settings.autoOrient, upscale: settings.upscale, filter: settings.filter)
@@ -30,8 +38,9 @@ enum AnimationRender {
             // the encoder's previous and current frames.
             let frameBytes = info.size.width * info.size.height * 4, outBytes = plan.output.width * plan.output.height * 4
             try MemoryBudget.check(data.count + 3 * frameBytes + plan.memory + 3 * outBytes, budget: decode.maxMemory)
-            // Invariant: checked just above.
-            let reader = Handover(try decoder.frames(options: decode)!)
+            // Opened once the budget allows its canvases.
+            guard let frames = try decoder.frames(options: decode) else { throw DecodeError.invalid(info.format, "its frames cannot be read") }
+            let reader = Handover(frames)
             let encoder = try make(plan.output, encode, reader.value.loopCount)
             // Each frame decoded and planned; with a second thread, while the one before
             // it is encoded (the encoder takes them in order, so the bytes are the same).

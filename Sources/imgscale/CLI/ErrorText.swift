@@ -5,7 +5,7 @@ import ImageScaler
 enum ErrorText {
     static func describe(_ error: Error) -> String {
         switch error {
-        case DecodeError.tooManyPixels, GeometryError.outputTooLarge:
+        case DecodeError.tooManyPixels, DecodeError.tooManyFramePixels, GeometryError.outputTooLarge:
             return "\(error) (raise it with --max-pixels)"
         case DecodeError.tooManyFrames:
             return "\(error) (raise it with --max-frames)"
