@@ -26,6 +26,16 @@ final class SVGTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
+    /// `--version` reads librsvg's version from its file instead of opening it (40
+    /// libraries, 10 ms): it must be the version rsvg-convert, on the same library, reports.
+    func testVersionNamesTheLibrsvgThatDraws() throws {
+        let tool = try rsvgConvert()
+        let theirs = CLI.sh("\(tool) --version").stdout.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let ours = CLI.run(["--version"]).stdout
+        XCTAssertNotNil(theirs)
+        XCTAssertTrue(ours.contains("librsvg \(theirs ?? "?")"), ours)
+    }
+
     /// Gradients, strokes, transforms, opacity, a viewBox with preserveAspectRatio, and
     /// text in DejaVu Sans (fonts-dejavu-core, which install-deps pins).
     static let documents: [(String, String)] = [

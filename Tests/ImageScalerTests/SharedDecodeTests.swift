@@ -120,4 +120,33 @@ final class SharedDecodeTests: XCTestCase {
         XCTAssertEqual(passes.map(\.outputs), [[0, 2], [1], [3]])
         XCTAssertEqual(passes[0].window, Rect(x: 0, y: 0, width: 2000, height: 1500))
     }
+
+    /// While a costlier output has not started, one of two permits is kept for it; once it
+    /// has started, or been withdrawn (it failed), cheaper outputs go on.
+    func testEncodeGateKeepsAPermitForTheCostliest() {
+        let gate = EncodeGate(permits: 2, costs: [0: 100, 1: 50, 2: 1, 3: 1])
+        let started = Locked([Int]())
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
+        func start(_ i: Int, _ body: @escaping @Sendable () -> Void = {}) {
+            DispatchQueue.global().async(group: done) { gate.run(index: i) { started.withLock { $0.append(i) }; body() } }
+        }
+        func waitFor(_ i: Int) -> Bool {
+            for _ in 0..<400 where !started.withLock({ $0.contains(i) }) { usleep(5000) }
+            return started.withLock { $0.contains(i) }
+        }
+        start(2) { holding.signal(); release.wait() }
+        holding.wait()
+        start(3)
+        usleep(100_000)
+        XCTAssertEqual(started.withLock { $0 }, [2], "the second permit is kept for outputs 0 and 1")
+        start(0)
+        XCTAssertTrue(waitFor(0), "the costliest takes the kept permit")
+        usleep(100_000)
+        XCTAssertFalse(started.withLock { $0.contains(3) }, "output 1 has not started: its permit is kept")
+        gate.withdraw(1)
+        XCTAssertTrue(waitFor(3), "nothing costlier is left to wait for")
+        release.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(started.withLock { $0 }, [2, 0, 3])
+    }
 }

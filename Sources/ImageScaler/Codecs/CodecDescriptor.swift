@@ -39,6 +39,9 @@ struct CodecDescriptor: Sendable {
         /// Whether it stores alpha; where not, the encoder composites alpha onto the
         /// background itself.
         var holdsAlpha = true
+        /// Encoding time per pixel, a baseline JPEG at quality 85 being 1, at the default
+        /// settings (1920x1440 from a photo): only to start the costliest encodes first.
+        var encodeWork = 1
         /// A row encoder for `width` x `height` rows of `channels` channels.
         let rows: @Sendable (_ width: Int, _ height: Int, _ channels: Int, EncodeOptions) throws -> any RowEncoder
         /// The metadata of the options it can hold for `channels` channels, and one

@@ -94,6 +94,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// Whether the format is written with alpha (where not, alpha is composited away).
     package var holdsAlpha: Bool { codec.writer?.holdsAlpha ?? false }
 
+    /// Encoding time per pixel, relative to JPEG's (`CodecDescriptor.Writer.encodeWork`).
+    var encodeWork: Int { codec.writer?.encodeWork ?? 1 }
+
     /// Whether the format holds 16-bit samples (`RenderOptions.Depth`).
     public var holdsSixteenBits: Bool { codec.writer?.wide != nil }
 

@@ -31,6 +31,9 @@ final class OutputSink {
         self.encoding = encoding
     }
 
+    /// The work of encoding this output, to order encodes by (`EncodeGate`).
+    var encodingCost: Int { plan.target.width * plan.target.height * (format?.encodeWork ?? 1) }
+
     func begin(_ region: DecodedRegion) throws {
         switch (plan.path, plan.resample, format) {
         case (.stream, nil, let format?):

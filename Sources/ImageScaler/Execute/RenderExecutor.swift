@@ -7,7 +7,8 @@ import Dispatch
 /// more, each pass decodes on a thread of its own (a region in two parts at once where
 /// the decoder can split it, the bottom part resampling its own band of every output's
 /// rows) while each output resamples and encodes on another, so a large output's encode
-/// overlaps everything else. The bytes are the same at any thread count.
+/// overlaps everything else; `threads` of them finish at once, largest first
+/// (`EncodeGate`). The bytes are the same at any thread count.
 struct RenderExecutor: Sendable {
     let decoder: any RowDecoder
     let plans: [RenderPlan]
@@ -128,6 +129,7 @@ struct RenderExecutor: Sendable {
             for i in pass.outputs { lanes.append(Lane(index: i, pass: p, sink: sinks[i]!, pipe: ChunkPipe(capacity: 8))) }
         }
         let state = Locked(LaneResults(passes: passes.count))
+        let gate = EncodeGate(permits: threads, costs: Dictionary(uniqueKeysWithValues: lanes.map { ($0.index, $0.sink.encodingCost) }))
         let group = DispatchGroup()
         for (p, pass) in passes.enumerated() {
             let pipes = lanes.filter { $0.pass == p }.map(\.pipe)
@@ -149,9 +151,9 @@ struct RenderExecutor: Sendable {
             }
         }
         for lane in lanes.dropLast() {
-            DispatchQueue(label: "imgscale.output").async(group: group) { lane.run(state) }
+            DispatchQueue(label: "imgscale.output").async(group: group) { lane.run(state, gate: gate) }
         }
-        lanes.last?.run(state)
+        lanes.last?.run(state, gate: gate)
         group.wait()
         let done = state.withLock { $0 }
         if let error = done.errors.first { throw error }
@@ -179,7 +181,9 @@ struct RenderExecutor: Sendable {
         let sink: OutputSink
         let pipe: ChunkPipe
 
-        func run(_ state: Locked<LaneResults>) {
+        func run(_ state: Locked<LaneResults>, gate: EncodeGate) {
+            // However this lane ends, no cheaper output keeps waiting for it.
+            defer { gate.withdraw(index) }
             do {
                 while let item = pipe.pop() {
                     switch item {
@@ -193,7 +197,7 @@ struct RenderExecutor: Sendable {
                 }
                 // The pipe closes after the decoder has stored its header, or failed.
                 guard let info = state.withLock({ $0.decoded[pass] }) else { return }
-                let result = try sink.finish(info: info)
+                let result = try gate.run(index: index) { try sink.finish(info: info) }
                 state.withLock { $0.results.append((index, result)) }
             } catch {
                 state.withLock { $0.add(error) }

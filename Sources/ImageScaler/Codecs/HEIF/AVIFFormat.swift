@@ -12,7 +12,7 @@ extension CodecDescriptor {
         decoder: { data, _ in try HEIFDecoder(data, format: .avif) },
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
         libraries: { [("libheif", String(cString: cheif_version()))] },
-        writer: Writer(options: [.quality, .effort],
+        writer: Writer(options: [.quality, .effort], encodeWork: 100,
                        rows: { HEIFEncoder(format: .avif, width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },
                        settings: HEIFEncoder.settings),
