@@ -38,13 +38,16 @@ final class OutputNamingTests: XCTestCase {
         XCTAssertEqual(CLI.size(dir + "/ios/icon-87@3x.png"), "87x87")
         XCTAssertEqual(CLI.run(["fill", "--size", "87x87", master, "-o", dir + "/87.png"]).status, 0)
         XCTAssertEqual(CLI.bytes(dir + "/ios/icon-87@3x.png"), CLI.bytes(dir + "/87.png"))
-        // Android's densities, one folder each.
+        // Android's densities, one folder each, named as Android names them.
         let android = CLI.run(["fill", "--size", "48x48", "--scale", "1", "--scale", "1.5", "--scale", "2", "--scale", "3", "--scale", "4",
-                               master, "--out-dir", dir + "/res", "--name", "mipmap-{scale}/ic_launcher.png"])
+                               master, "--out-dir", dir + "/res", "--name", "mipmap-{dpi}/ic_launcher.png"])
         XCTAssertEqual(android.status, 0, android.stderr)
-        for (scale, side) in [("1", 48), ("1.5", 72), ("2", 96), ("3", 144), ("4", 192)] {
-            XCTAssertEqual(CLI.size(dir + "/res/mipmap-\(scale)/ic_launcher.png"), "\(side)x\(side)", scale)
+        for (density, side) in [("mdpi", 48), ("hdpi", 72), ("xhdpi", 96), ("xxhdpi", 144), ("xxxhdpi", 192)] {
+            XCTAssertEqual(CLI.size(dir + "/res/mipmap-\(density)/ic_launcher.png"), "\(side)x\(side)", density)
         }
+        let odd = CLI.run(["fill", "--size", "48x48", "--scale", "2.5", master, "--out-dir", dir + "/odd", "--name", "mipmap-{dpi}/a.png"])
+        XCTAssertEqual(odd.status, 2)
+        XCTAssertTrue(odd.stderr.contains("--scale 2.5 has none"), odd.stderr)
     }
 
     func testCollidingOrImpossibleNamesAreUsageErrors() {

@@ -76,7 +76,7 @@ struct BatchPlanner {
             // A container of sizes (ICO) named without {w} or {h} holds them all in one file.
             let oneFile = operations.count > 1 && !template.contains("{w}") && !template.contains("{h}")
                 && (format ?? ImageFormat.fromExtension(of: template))?.holdsSeveralSizes == true
-            let sizeTokens = ["{w}", "{h}", "{width}", "{height}", "{scale}", "{at}"]
+            let sizeTokens = ["{w}", "{h}", "{width}", "{height}", "{scale}", "{at}", "{dpi}"]
             if operations.count > 1 && !oneFile && !sizeTokens.contains(where: template.contains) {
                 throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.\(ImageFormat.lossless.fileExtension)'")
             }
@@ -164,13 +164,22 @@ struct BatchPlanner {
             case "at":
                 // Scale 1 is the base name ("icon"), others Apple's suffix ("icon@2x").
                 if let scale, scale != 1 { out += "@" + BatchPlanner.scaleText(scale) + "x" }
+            case "dpi":
+                let s = scale ?? 1
+                guard let bucket = BatchPlanner.androidDensities[s] else {
+                    throw UsageError(message: "--name token {dpi} names Android's densities, scales \(BatchPlanner.androidDensities.keys.sorted().map(BatchPlanner.scaleText).joined(separator: " ")); --scale \(BatchPlanner.scaleText(s)) has none")
+                }
+                out += bucket
             default:
-                throw UsageError(message: "--name has unknown token {\(token)}; known: {name} {stem} {ext} {dir} {w} {h} {width} {height} {scale} {at}")
+                throw UsageError(message: "--name has unknown token {\(token)}; known: {name} {stem} {ext} {dir} {w} {h} {width} {height} {scale} {at} {dpi}")
             }
             rest = rest[rest.index(after: close)...]
         }
         return out + rest
     }
+
+    /// Android's density buckets by scale over mdpi's 160 dpi, as `{dpi}` names them.
+    static let androidDensities: [Double: String] = [0.75: "ldpi", 1: "mdpi", 1.5: "hdpi", 2: "xhdpi", 3: "xxhdpi", 4: "xxxhdpi"]
 
     /// "2", "1.5", "0.75": a scale as a name holds it.
     static func scaleText(_ scale: Double) -> String {

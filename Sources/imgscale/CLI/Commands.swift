@@ -11,7 +11,7 @@ enum Commands {
     static let outputOptions: [OptionSpec] = [
         OptionSpec("output", short: "o", value: "OUTPUT", "output file for a single input ('-' for stdout)"),
         OptionSpec("out-dir", value: "DIR", "write each output into DIR (created if needed)"),
-        OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} (the output format's) {dir} {w} {h} (as asked) {width} {height} (as made) {scale} {at} (default {name})"),
+        OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} (the output format's) {dir} {w} {h} (as asked) {width} {height} (as made) {scale} {at} {dpi} (default {name})"),
         OptionSpec("format", value: ImageFormat.writable.map(\.rawValue).joined(separator: "|"),
                    .choice(ImageFormat.writable.map(\.rawValue), aliases: ["jpg": "jpeg"]),
                    "output format, replacing the name's extension; repeat it to write each size in each format from one decode",
@@ -64,7 +64,7 @@ enum Commands {
     }
 
     static let scaleOption = OptionSpec("scale", value: "N", .number,
-                                        "multiply every --size by N (1, 1.5, 2, 3) for a density set; repeat it; {scale} and {at} (@2x, empty for 1) name them",
+                                        "multiply every --size by N (1, 1.5, 2, 3) for a density set; repeat it; {scale}, {at} (@2x, empty for 1) and {dpi} (Android's mdpi, xhdpi...) name them",
                                         repeatable: true)
 
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
