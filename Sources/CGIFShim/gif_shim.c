@@ -287,7 +287,8 @@ cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, 
     }
     /* NETSCAPE2.0's loop count, when given before the first image (where writers put
        it): the blocks after the screen descriptor and its colour table, walked up to the
-       first image. Without one a GIF plays once. */
+       first image. Browsers play a GIF without one once, with 0 forever, and with n
+       n + 1 times (the first play, then n repeats); the count returned is the plays. */
     *loop_count = 1;
     size_t at = 13;
     if (size >= 13 && data[10] & 0x80) at += 3u << ((data[10] & 7) + 1);
@@ -295,7 +296,8 @@ cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, 
         size_t label = data[at + 1], block = at + 2;
         if (label == 0xFF && block + 16 < size && data[block] == 11 && !memcmp(data + block + 1, "NETSCAPE2.0", 11) &&
             data[block + 12] == 3 && data[block + 13] == 1) {
-            *loop_count = data[block + 14] | data[block + 15] << 8;
+            uint32_t repeats = data[block + 14] | data[block + 15] << 8;
+            *loop_count = repeats ? repeats + 1 : 0;
             break;
         }
         while (block < size && data[block]) block += 1 + (size_t)data[block];
@@ -453,8 +455,9 @@ cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, siz
        control block, which holds its transparent index, only in an animation: a still
        is an animation of one frame played once, which readers show as the still. */
     config.attrFlags = CGIF_ATTR_NO_GLOBAL_TABLE | CGIF_ATTR_IS_ANIMATED;
+    /* Played once: no NETSCAPE block; n plays: n - 1 repeats (see cgif_frames_open). */
     if (loop_count == 1 || loop_count < 0) config.attrFlags |= CGIF_ATTR_NO_LOOP;
-    config.numLoops = loop_count > 1 ? (uint16_t)(loop_count > 65535 ? 65535 : loop_count) : CGIF_INFINITE_LOOP;
+    config.numLoops = loop_count > 1 ? (uint16_t)(loop_count - 1 > 65535 ? 65535 : loop_count - 1) : CGIF_INFINITE_LOOP;
     config.width = width;
     config.height = height;
     config.pWriteFn = cgifw_write;

@@ -157,6 +157,29 @@ final class AnimationTests: XCTestCase {
                 assert np.array_equal(np.asarray(g.convert('RGB')), np.asarray(w.convert('RGB'))), i
             assert delays == [50, 120, 70, 200], delays
             """, in: dir)
+        // Loop counts as browsers read them: NETSCAPE's n is n repeats after the first
+        // play (n + 1 plays, WebP's count); no block plays once; 0 is forever.
+        try python("""
+            from PIL import Image
+            f = [Image.new('RGB', (8, 8), c) for c in ('red', 'blue')]
+            f[0].save('once.gif', save_all=True, append_images=f[1:], duration=100)
+            f[0].save('twice.webp', save_all=True, append_images=f[1:], duration=100, loop=2, lossless=True)
+            """, in: dir)
+        for (input, output, expected) in [("anim.gif", "l.webp", "Loop Count : 4"), ("once.gif", "o.webp", "Loop Count : 1"),
+                                          ("twice.webp", "t.webp", "Loop Count : 2")] {
+            XCTAssertEqual(CLI.run(["convert", "--animated", "\(dir)/\(input)", "-o", "\(dir)/\(output)"]).status, 0)
+            let listing = CLI.sh("webpmux -info '\(dir)/\(output)'")
+            XCTAssertTrue(listing.stdout.contains(expected), "\(input): \(listing.stdout)")
+        }
+        for input in ["once.gif", "twice.webp", "l.webp"] {
+            XCTAssertEqual(CLI.run(["convert", "--animated", "\(dir)/\(input)", "-o", "\(dir)/\(input).gif"]).status, 0)
+        }
+        try python("""
+            from PIL import Image
+            assert 'loop' not in Image.open('once.gif.gif').info, 'played once: no NETSCAPE block'
+            assert Image.open('twice.webp.gif').info.get('loop') == 1, Image.open('twice.webp.gif').info
+            assert Image.open('l.webp.gif').info.get('loop') == 3, Image.open('l.webp.gif').info
+            """, in: dir)
     }
 
     /// 10,000 tiny frames are refused from the header by the frame limit; a huge canvas

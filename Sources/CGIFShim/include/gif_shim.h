@@ -34,8 +34,9 @@ int cgif_decode(const uint8_t *data, size_t size, uint32_t width, uint32_t heigh
    pixels keep what is under them; disposal 2 clears the frame's rect to the background
    (transparent where that frame had a transparent index), 3 restores the canvas before
    it. next gives each canvas as RGBA into out, with its delay in ms, and returns 0, 1
-   after the last frame, -2 when the data ends early, or -1. The loop count is
-   NETSCAPE2.0's (0: forever), 1 without it. */
+   after the last frame, -2 when the data ends early, or -1. The loop count is how
+   often it plays, as browsers play it: 0 forever, 1 without a NETSCAPE2.0 block, and
+   n + 1 for a block's n repeats. */
 typedef struct cgif_frames cgif_frames;
 cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height, uint32_t *loop_count,
                               char *err, size_t errlen);
@@ -45,8 +46,8 @@ void cgif_frames_close(cgif_frames *frames);
 /* A GIF written by libcgif into memory: frames of width x height palette indices, each
    with its own colour table (RGB, `entries` of them, a power of two up to 256) and
    transparent index (-1: none), shown delay_cs hundredths of a second. loop_count -1
-   makes a still; 0 an animation looping forever; 1 one played once; more, that many
-   loops. finish hands over the file (free with free). */
+   makes a still; 0 an animation looping forever; 1 one played once (no NETSCAPE2.0
+   block); n, one played n times (n - 1 repeats). finish hands over the file (free with free). */
 typedef struct cgifw cgifw;
 cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, size_t errlen);
 int cgifw_add(cgifw *writer, const uint8_t *indices, const uint8_t *palette, int entries, int transparent, int delay_cs,
