@@ -62,7 +62,6 @@ static void box_end(JxlDecoder *dec, box *b, cjxl_info *info) {
 int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_info *info, char *err, size_t err_size) {
     memset(info, 0, sizeof *info);
     if (cjxl_load(err, err_size)) return -1;
-    (void)max_memory;
     JxlDecoder *dec = JxlDecoderCreate(NULL);
     if (!dec) {
         say(err, err_size, "out of memory");
@@ -90,6 +89,14 @@ int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_inf
             info->color_channels = (int)basic.num_color_channels;
             info->alpha = basic.alpha_bits > 0;
             info->orientation = basic.orientation >= 1 && basic.orientation <= 8 ? (int)basic.orientation : 1;
+            /* A canvas beyond the budget is refused from this header by the caller; the
+               frame headers after it, whose tables grow with the declared size, are not
+               read. */
+            if (max_memory && (uint64_t)basic.xsize * basic.ysize * 4 > max_memory) {
+                info->frames = 1;
+                status = 0;
+                break;
+            }
         } else if (s == JXL_DEC_COLOR_ENCODING) {
             /* Pixels in plain sRGB need no profile (libjxl would make one up). */
             JxlColorEncoding c;

@@ -179,5 +179,34 @@ final class JXLTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("JPEG XL"), "\(name): \(r.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.png"))
         }
+        // A codestream declaring a huge canvas (its SizeHeader written bit by bit, as the
+        // spec packs it: least significant bit first) is refused from that header by the
+        // pixel limit, or with --max-pixels 0 by the budget, before any frame is read.
+        try python("""
+            def bits(fields):
+                out, acc, n = [], 0, 0
+                for value, width in fields:
+                    for i in range(width):
+                        acc |= ((value >> i) & 1) << n
+                        n += 1
+                        if n == 8:
+                            out.append(acc); acc = 0; n = 0
+                return bytes(out + ([acc] if n else []))
+            for name, side in (('huge', 1000000), ('large', 20000)):
+                # small=0, height: selector 3 + 30 bits, ratio 0, width likewise, all_default=1.
+                header = bits([(0, 1), (3, 2), (side - 1, 30), (0, 3), (3, 2), (side - 1, 30), (1, 1)])
+                open(name + '.jxl', 'wb').write(b'\\xff\\x0a' + header + bytes(64))
+            """, in: dir)
+        XCTAssertTrue(CLI.run(["info", dir + "/huge.jxl"]).stdout.contains("1000000x1000000"))
+        for (name, extra, message) in [("huge", [String](), "over the limit of"), ("large", [], "over the limit of"),
+                                       ("large", ["--max-pixels", "0"], "over the memory budget")] {
+            let started = Date()
+            let r = CLI.run(["fill", "--size", "32x32"] + extra + ["\(dir)/\(name).jxl", "-o", "\(dir)/out.png"])
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.hasPrefix("imgscale: ") }.count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(message), "\(name) \(extra): \(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.png"))
+        }
     }
 }

@@ -11,7 +11,8 @@
    frees some blocks with free() whatever memory manager it was given (a JPEG
    reconstruction's), so none is given, and the budget is kept by the header's
    estimate before decoding. Functions return 0, or -1 with the reason in err (-2: the
-   file ends early). max_memory is unused for now. */
+   file ends early). cjxl_read_info stops at the basic header when a canvas of 4 bytes
+   a pixel would pass max_memory (0: no limit), and counts the frames as 1. */
 
 typedef struct {
     uint32_t width;       /* stored, before the orientation is applied */
