@@ -166,7 +166,7 @@ void cjxl_free_info(cjxl_info *info) {
 }
 
 int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t width, uint32_t height, int channels,
-                int threads, uint8_t *out, size_t stride, char *err, size_t err_size) {
+                int sample_bytes, int threads, uint8_t *out, size_t stride, char *err, size_t err_size) {
     if (cjxl_load(err, err_size)) return -1;
     (void)max_memory;
     JxlDecoder *dec = JxlDecoderCreate(NULL);
@@ -182,7 +182,7 @@ int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t wi
         runner = NULL;
     }
     int status = -1;
-    JxlPixelFormat format = {(uint32_t)channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, stride};
+    JxlPixelFormat format = {(uint32_t)channels, sample_bytes == 2 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, stride};
     JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE);
     /* The pipeline turns the image upright, as it does every format's. */
     JxlDecoderSetKeepOrientation(dec, JXL_TRUE);

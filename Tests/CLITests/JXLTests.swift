@@ -71,6 +71,37 @@ final class JXLTests: XCTestCase {
                 assert np.abs(a - b).max() <= 1, ('\(name)', np.abs(a - b).max())
                 """, in: dir)
         }
+        // 16 bits kept where the output holds them (--depth auto into PNG): djxl's own
+        // 16-bit PNG, level for level (of 65535) within 1, lossless and lossy.
+        try python("""
+            import subprocess
+            import numpy as np
+            from PIL import Image
+            y, x = np.mgrid[0:61, 0:83]
+            rgb = np.stack([x * 789, y * 1071, (x * y * 13) % 65536], 2).astype('>u2')
+            # Pillow writes no 16-bit RGB PNG: its rows written by hand, big-endian, as PNG's.
+            import zlib, struct
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+            raw = b''.join(b'\\0' + row.tobytes() for row in rgb)
+            png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 83, 61, 16, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b'')
+            open('rgb16.png', 'wb').write(png)
+            subprocess.run(['cjxl', 'rgb16.png', 'rgb16.jxl', '-d', '0'], check=True, capture_output=True)
+            subprocess.run(['cjxl', 'rgb16.png', 'rgb16-lossy.jxl', '-d', '1'], check=True, capture_output=True)
+            """, in: dir)
+        for name in ["gray16", "rgb16", "rgb16-lossy"] {
+            XCTAssertEqual(CLI.run(["convert", "--depth", "auto", "\(dir)/\(name).jxl", "-o", "\(dir)/\(name)-wide.png"]).status, 0, name)
+            XCTAssertEqual(CLI.sh("djxl '\(dir)/\(name).jxl' '\(dir)/\(name)-djxl16.png'").status, 0, name)
+            XCTAssertTrue(CLI.run(["info", "\(dir)/\(name)-wide.png"]).stdout.contains("16-bit"), name)
+            try python("""
+                import imagecodecs, numpy as np
+                ours = imagecodecs.png_decode(open('\(name)-wide.png', 'rb').read()).astype(int)
+                ref = imagecodecs.png_decode(open('\(name)-djxl16.png', 'rb').read()).astype(int)
+                assert ours.shape == ref.shape and np.abs(ours - ref).max() <= 1, ('\(name)', ours.shape, ref.shape, np.abs(ours - ref).max())
+                if '\(name)' == 'rgb16':
+                    src = imagecodecs.png_decode(open('rgb16.png', 'rb').read()).astype(int)
+                    assert np.array_equal(ours, src), 'lossless 16-bit is exact'
+                """, in: dir)
+        }
         let info = CLI.run(["info", dir + "/anim.jxl", dir + "/gray16.jxl"])
         XCTAssertTrue(info.stdout.contains("JPEG XL 203x141") && info.stdout.contains("3 frames (the first is used)"), info.stdout)
         XCTAssertTrue(info.stdout.contains("16-bit"), info.stdout)

@@ -212,7 +212,19 @@ final class TIFFTests: XCTestCase {
                 seen.add(c.split(':')[0])
             assert not bad, bad
             assert seen == {'none', 'lzw', 'zip', 'packbits', 'zstd', 'lzma', 'lerc', 'webp', 'jpeg'}, seen
-            print(len(made), 'files')
+            # 16 bits kept where the output holds them (--depth auto into PNG), sample for
+            # sample, in every lossless compression and layout.
+            import imagecodecs
+            exact16 = {'gray16': g16, 'rgb16-be': c16, 'rgba16': c16a}
+            wide = [m for m in made if m[0] in exact16 and not m[1].startswith(('jpeg', 'webp'))]
+            r = subprocess.run([exe, 'convert', '--out-dir', 'out16', '--format', 'png', '--depth', 'auto', '-q'] + [m[2] for m in wide],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            for name, c, out in wide:
+                ours = imagecodecs.png_decode(open('out16/' + out[:-4] + '.png', 'rb').read())
+                assert ours.dtype == np.uint16 and np.array_equal(ours, exact16[name].astype(np.uint16)), (out, ours.dtype)
+            assert len(wide) > 40, len(wide)
+            print(len(made), 'files,', len(wide), 'kept at 16 bits')
             """, in: dir)
     }
 

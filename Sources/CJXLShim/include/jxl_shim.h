@@ -35,11 +35,12 @@ int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_inf
 void cjxl_free_info(cjxl_info *info);
 
 /* The first frame, composited, as `channels` (1-4, the image's own colour channels, with
-   alpha or not) 8-bit samples a pixel, rows `stride` bytes apart, in stored orientation;
+   alpha or not) samples a pixel of `sample_bytes` (1, or 2 for 16 bits in native order),
+   rows `stride` bytes apart, in stored orientation;
    out holds `height` rows of the `width` cjxl_read_info gave (refused if it differs). With
    threads above 1, libjxl decodes on a pool of that many while the caller waits. */
 int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t width, uint32_t height, int channels,
-                int threads, uint8_t *out, size_t stride, char *err, size_t err_size);
+                int sample_bytes, int threads, uint8_t *out, size_t stride, char *err, size_t err_size);
 
 typedef struct {
     float distance;       /* Butteraugli distance, when not lossless */

@@ -31,7 +31,7 @@ struct JXLDecoder: RowDecoder {
                          xmp: bytes(raw.xmp, raw.xmp_length), frames: Int(raw.frames),
                          // The frame handed over, and libjxl's own planes of it in 32-bit
                          // floats while it decodes (its allocations fail past the budget too).
-                         workingBytes: size.width * size.height * (channels + 4 * (channels + 1)))
+                         workingBytes: .saturatingProduct(size.width, size.height, channels + 4 * (channels + 1)))
     }
 
     func frames(options: DecodeOptions) throws -> (any FrameReader)? {
@@ -50,21 +50,39 @@ struct JXLDecoder: RowDecoder {
         try decode(threads: 2, options: options, begin: begin, rows: rows)
     }
 
+    /// A file of more than 8 bits a sample at 16 bits, as libjxl renders it (its pixels
+    /// are floats inside: 16 bits hold what 8 would round away); nil for 8 bits.
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        guard info.bitDepth > 8 else { return nil }
+        try options.check(info.size)
+        let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+        var samples = [UInt16](repeating: 0, count: width * height * channels)
+        try samples.withUnsafeMutableBytes { try render(into: $0, sampleBytes: 2, threads: 1, options: options) }
+        return (WideImage(width: width, height: height, channels: channels, samples: samples), info)
+    }
+
+    /// The first frame into `out`, rows of `sampleBytes` samples back to back.
+    private func render(into out: UnsafeMutableRawBufferPointer, sampleBytes: Int, threads: Int, options: DecodeOptions) throws {
+        let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+        var message = ShimMessage()
+        let status = data.withUnsafeBufferPointer { d in
+            message.with {
+                cjxl_decode(d.baseAddress, d.count, options.maxMemory, UInt32(width), UInt32(height), Int32(channels), Int32(sampleBytes),
+                            Int32(threads), out.baseAddress?.assumingMemoryBound(to: UInt8.self), width * channels * sampleBytes, $0, $1)
+            }
+        }
+        if status != 0 {
+            throw status == -2 ? DecodeError.refusing(.invalid(.jxl, message.text), damage: .truncated) : DecodeError.invalid(.jxl, message.text)
+        }
+    }
+
     private func decode(threads: Int, options: DecodeOptions,
                         begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try options.check(info.size)
         let (width, height, channels) = (info.size.width, info.size.height, info.channels)
         let rowBytes = width * channels
         var pixels = PixelBuffer.samples(count: rowBytes * height)
-        var message = ShimMessage()
-        let status = data.withUnsafeBufferPointer { d in
-            pixels.withUnsafeMutableBufferPointer { out in
-                message.with { cjxl_decode(d.baseAddress, d.count, options.maxMemory, UInt32(width), UInt32(height), Int32(channels), Int32(threads), out.baseAddress, rowBytes, $0, $1) }
-            }
-        }
-        if status != 0 {
-            throw status == -2 ? DecodeError.refusing(.invalid(.jxl, message.text), damage: .truncated) : DecodeError.invalid(.jxl, message.text)
-        }
+        try pixels.withUnsafeMutableBytes { try render(into: $0, sampleBytes: 1, threads: threads, options: options) }
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
         try pixels.withUnsafeBufferPointer { p in
             for y in stride(from: 0, to: height, by: 16) {

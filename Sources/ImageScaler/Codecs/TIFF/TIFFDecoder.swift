@@ -63,8 +63,8 @@ struct TIFFDecoder: RowDecoder {
                          iccProfile: icc, exif: nil, xmp: xmp, images: layout.pages,
                          // A strip or tile of each plane (and their interleaving), and
                          // the converted rows of one strip or one row of tiles.
-                         workingBytes: chunkBytes * layout.planes * (layout.planes > 1 ? 2 : 1)
-                             + (layout.tile?.height ?? layout.rowsPerStrip) * layout.size.width * layout.channels,
+                         workingBytes: Int.saturatingSum(.saturatingProduct(chunkBytes, layout.planes, layout.planes > 1 ? 2 : 1),
+                                                         .saturatingProduct(layout.tile?.height ?? layout.rowsPerStrip, layout.size.width, layout.channels)),
                          warnings: headerWarning.map { ["TIFF header: \($0)"] } ?? [])
     }
 
@@ -104,13 +104,33 @@ struct TIFFDecoder: RowDecoder {
         return inside
     }
 
-    /// The rows and columns of `part`, read from the strips or tiles that hold them.
-    private func decode(part: Rect, level: TIFFLevel? = nil, options: DecodeOptions,
+    /// The page at 16 bits, for 16-bit gray or RGB; nil for the rest (8 bits hold them).
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        guard layout.convertsWide else { return nil }
+        try options.check(info.size)
+        let (width, height, channels) = (layout.size.width, layout.size.height, layout.channels)
+        var samples = [UInt16](repeating: 0, count: width * height * channels)
+        let info = try samples.withUnsafeMutableBytes { all in
+            try decode(part: Rect(size: layout.size), options: options, wide: true, begin: { _ in }) { chunk in
+                (all.baseAddress! + chunk.firstRow * width * channels * 2).copyMemory(from: chunk.pixels, byteCount: chunk.count * chunk.bytesPerRow)
+            }
+        }
+        return (WideImage(width: width, height: height, channels: channels, samples: samples), info)
+    }
+
+    /// The rows and columns of `part`, read from the strips or tiles that hold them; with
+    /// `wide`, as 16-bit samples (native order) for a layout that `convertsWide`.
+    private func decode(part: Rect, level: TIFFLevel? = nil, options: DecodeOptions, wide: Bool = false,
                         begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         var info = self.info
         let layout = level?.layout ?? self.layout
         let width = layout.size.width, height = layout.size.height
-        let out = layout.channels, outRow = part.width * out
+        let out = layout.channels, sampleBytes = wide ? 2 : 1, outRow = part.width * out * sampleBytes
+        /// Stored pixels `x0..<x0 + count` of row `src` as output pixels at `dst`.
+        func put(_ src: UnsafePointer<UInt8>, from x0: Int, width count: Int, into dst: UnsafeMutablePointer<UInt8>) {
+            guard wide else { return layout.convert(src, from: x0, width: count, into: dst) }
+            layout.convertWide(src, from: x0, width: count, into: UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt16.self))
+        }
         try begin(DecodedRegion(rect: part, channels: out, cmykInverted: layout.model == .cmyk ? false : nil))
         try data.withUnsafeBufferPointer { d in
             let reader = try TIFFReader(d, maxAlloc: options.maxMemory)
@@ -155,8 +175,8 @@ struct TIFFDecoder: RowDecoder {
                         try fetch(ty * across + tx, rows: tile.height, across: tile.width) { c in
                             band.withUnsafeMutableBufferPointer { b in
                                 for y in y0..<y1 {
-                                    layout.convert(c + (y - ty * tile.height) * tileRow, from: x0 - tx * tile.width, width: x1 - x0,
-                                                   into: b.baseAddress! + (y - y0) * outRow + (x0 - part.x) * out)
+                                    put(c + (y - ty * tile.height) * tileRow, from: x0 - tx * tile.width, width: x1 - x0,
+                                        into: b.baseAddress! + (y - y0) * outRow + (x0 - part.x) * out * sampleBytes)
                                 }
                             }
                         }
@@ -168,7 +188,7 @@ struct TIFFDecoder: RowDecoder {
             } else {
                 let per = layout.rowsPerStrip, stored = layout.rowBytes(width)
                 // Rows stored as they are handed over go without a copy.
-                let asStored = layout.isStoredAsDecoded && part.x == 0 && part.width == width
+                let asStored = !wide && layout.isStoredAsDecoded && part.x == 0 && part.width == width
                 var converted = asStored ? [] : PixelBuffer.samples(count: per * outRow)
                 for s in (part.y / per)...((part.maxY - 1) / per) {
                     let top = s * per, rowsHere = min(per, height - top)
@@ -179,7 +199,7 @@ struct TIFFDecoder: RowDecoder {
                         }
                         converted.withUnsafeMutableBufferPointer { o in
                             for y in y0..<y1 {
-                                layout.convert(c + (y - top) * stored, from: part.x, width: part.width, into: o.baseAddress! + (y - y0) * outRow)
+                                put(c + (y - top) * stored, from: part.x, width: part.width, into: o.baseAddress! + (y - y0) * outRow)
                             }
                         }
                         try converted.withUnsafeBufferPointer {

@@ -204,6 +204,38 @@ struct TIFFLayout: Equatable, Sendable {
         }
     }
 
+    /// Whether `convertWide` reads this layout: 16-bit gray or RGB (CMYK goes through the
+    /// colour stage at 8 bits, and palettes hold 8-bit colours).
+    var convertsWide: Bool {
+        guard bits == 16 else { return false }
+        switch model {
+        case .gray, .rgb: return true
+        case .palette, .cmyk: return false
+        }
+    }
+
+    /// Pixels `x0..<x0 + width` of stored row `src` as 16-bit output samples (gray or RGB,
+    /// straight alpha), for a layout that `convertsWide`.
+    func convertWide(_ src: UnsafePointer<UInt8>, from x0: Int, width: Int, into dst: UnsafeMutablePointer<UInt16>) {
+        let out = channels, colour = alpha == .none ? out : out - 1
+        let s = UnsafeRawPointer(src) + x0 * samples * 2
+        var invert = false
+        if case .gray(let whiteIsZero) = model { invert = whiteIsZero }
+        for x in 0..<width {
+            let p = x * samples
+            func raw(_ k: Int) -> Int { Int(s.loadUnaligned(fromByteOffset: 2 * (p + k), as: UInt16.self)) }
+            let a = alpha == .none ? 65535 : raw(colour)
+            let d = dst + x * out
+            for c in 0..<colour {
+                var v = raw(c)
+                // Truncating, as the 8-bit path (and Pillow's unpacker) does.
+                if alpha == .premultiplied { v = a == 0 ? 0 : min(65535, v * 65535 / a) }
+                d[c] = UInt16(invert ? 65535 - v : v)
+            }
+            if alpha != .none { d[colour] = UInt16(a) }
+        }
+    }
+
     /// A low-depth pixel: its gray level, or its palette index's colour.
     private func write(level: Int, index: Int, x: Int, into dst: UnsafeMutablePointer<UInt8>) {
         switch model {
