@@ -11,6 +11,7 @@
 #define CTIFF_FUNCTIONS(X) \
     X(TIFFClientOpenExt) \
     X(TIFFClose) \
+    X(TIFFCurrentDirOffset) \
     X(TIFFGetField) \
     X(TIFFGetFieldDefaulted) \
     X(TIFFIsTiled) \
@@ -43,6 +44,7 @@ int ctiff_load(char *err, size_t errlen);
 #ifndef CTIFF_API_DEFINITION
 #define TIFFClientOpenExt (ctiff_api.TIFFClientOpenExt)
 #define TIFFClose (ctiff_api.TIFFClose)
+#define TIFFCurrentDirOffset (ctiff_api.TIFFCurrentDirOffset)
 #define TIFFGetField (ctiff_api.TIFFGetField)
 #define TIFFGetFieldDefaulted (ctiff_api.TIFFGetFieldDefaulted)
 #define TIFFIsTiled (ctiff_api.TIFFIsTiled)

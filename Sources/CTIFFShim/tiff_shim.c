@@ -234,6 +234,7 @@ static void describe(TIFF *t, ctiff_info *info) {
     }
     TIFFGetFieldDefaulted(t, TIFFTAG_SUBFILETYPE, &u32);
     info->reduced = (u32 & FILETYPE_REDUCEDIMAGE) != 0;
+    info->ifd_offset = TIFFCurrentDirOffset(t);
 }
 
 uint32_t ctiff_chunks(ctiff_reader *r) {

@@ -306,6 +306,48 @@ final class TIFFTests: XCTestCase {
         }
     }
 
+    /// The page's EXIF - its descriptive tags, Exif IFD and GPS IFD - goes out with
+    /// --keep-metadata as every format's does (orientation reset to 1, the pixel sizes made
+    /// the output's), from classic and BigTIFF files alike; a pointer outside the file
+    /// carries nothing and fails nothing.
+    func testExifIsCarried() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            import os, subprocess, struct
+            from PIL import Image
+            exe = os.environ['IMGSCALE']
+            e = Image.Exif()
+            e[271], e[272], e[306], e[274] = 'Maker', 'Model 7', '2026:12:03 10:00:00', 6
+            e[0x8769], e[0x8825] = 0, 0
+            e._ifds[0x8769] = {33434: (1, 250), 33437: 2.8, 34855: 200, 36867: '2026:12:03 10:00:00', 37386: 4.5, 42036: 'Lens 1'}
+            e._ifds[0x8825] = {1: 'N', 2: (52.0, 22.0, 10.5), 3: 'E', 4: (4.0, 53.0, 2.25)}
+            im = Image.new('RGB', (40, 30), (200, 100, 50))
+            im.save('classic.tif', exif=e)
+            im.save('big.tif', exif=e, big_tiff=True)
+            for name in ('classic', 'big'):
+                for ext in ('jpg', 'png', 'webp'):
+                    subprocess.run([exe, 'fit', '--size', '20x', '--keep-metadata', name + '.tif', '-o', f'{name}.{ext}'], check=True)
+                    out = Image.open(f'{name}.{ext}')
+                    x = out.getexif()
+                    assert out.size == (20, 27), out.size
+                    assert (x[271], x[272], x[306], x.get(274)) == ('Maker', 'Model 7', '2026:12:03 10:00:00', 1), (name, ext, dict(x))
+                    assert x.get_ifd(0x8769) == e.get_ifd(0x8769), (name, ext, x.get_ifd(0x8769))
+                    assert x.get_ifd(0x8825) == e.get_ifd(0x8825), (name, ext, x.get_ifd(0x8825))
+            subprocess.run([exe, 'fit', '--size', '20x', 'classic.tif', '-o', 'plain.jpg'], check=True)
+            assert len(Image.open('plain.jpg').getexif()) == 0
+            # The Exif IFD pointer moved past the end of the file.
+            data = bytearray(open('classic.tif', 'rb').read())
+            ifd = struct.unpack('<I', data[4:8])[0]
+            for i in range(struct.unpack('<H', data[ifd:ifd + 2])[0]):
+                at = ifd + 2 + 12 * i
+                if struct.unpack('<H', data[at:at + 2])[0] == 0x8769:
+                    data[at + 8:at + 12] = struct.pack('<I', len(data) + 1000)
+            open('outside.tif', 'wb').write(data)
+            r = subprocess.run([exe, 'fit', '--size', '20x', '--keep-metadata', 'outside.tif', '-o', 'outside.jpg'], capture_output=True, text=True)
+            assert r.returncode == 0 and Image.open('outside.jpg').getexif().get_ifd(0x8769) == {}, r.stderr
+            """, in: dir)
+    }
+
     /// The Orientation tag turns the image as EXIF's does; --no-auto-orient keeps it.
     func testOrientationTag() throws {
         let dir = CLI.tempDir()

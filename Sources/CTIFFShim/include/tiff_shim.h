@@ -40,6 +40,7 @@ typedef struct {
     int colormap;         /* a palette (PHOTOMETRIC_PALETTE) is present */
     int reduced;          /* NewSubfileType says a reduced-resolution copy of another image */
     int subifds;          /* how many of subifd[] hold SubIFD offsets (ctiff_page only) */
+    uint64_t ifd_offset;  /* where the directory starts in the file */
     uint64_t subifd[CTIFF_MAX_SUBIFDS];
 } ctiff_info;
 

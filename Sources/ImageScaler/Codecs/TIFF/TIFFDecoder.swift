@@ -4,7 +4,7 @@ import CTIFFShim
 /// tile row, so a decode holds one strip (or one row of tiles) besides the rows it hands
 /// over, never the image; only the strips and tiles a region touches are read, and a
 /// region splits anywhere into halves for two cores. Samples are converted as `TIFFLayout` says; the Orientation
-/// tag is the image's orientation; the ICC profile and XMP packet are the page's.
+/// tag is the image's orientation; the ICC profile, XMP packet and EXIF (`TIFFExif`) are the page's.
 /// `info.images` counts the pages. libtiff's complaints about the directory (a tag it
 /// does not know, a count it corrects) are the header's warnings, not damage; only its
 /// complaints while decoding the pixels are judged by `failOn`. A pyramid's levels
@@ -21,7 +21,7 @@ struct TIFFDecoder: RowDecoder {
     init(_ data: [UInt8], options: DecodeOptions) throws {
         self.data = data
         page = options.page
-        var icc: [UInt8]? = nil, xmp: [UInt8]? = nil
+        var icc: [UInt8]? = nil, xmp: [UInt8]? = nil, exif: [UInt8]? = nil
         var found: TIFFLayout? = nil
         var chunkBytes = 0
         var headerWarning: String? = nil
@@ -31,6 +31,7 @@ struct TIFFDecoder: RowDecoder {
             let raw = try reader.page(options.page, countPages: true)
             if let p = raw.icc, raw.icc_length > 0 { icc = Array(UnsafeBufferPointer(start: p, count: Int(raw.icc_length))) }
             if let p = raw.xmp, raw.xmp_length > 0 { xmp = Array(UnsafeBufferPointer(start: p, count: Int(raw.xmp_length))) }
+            exif = TIFFExif.block(data, ifd: raw.ifd_offset)
             let base = try TIFFLayout(raw, palette: { reader.palette(entries: $0) })
             found = base
             chunkBytes = reader.chunkSize
@@ -60,7 +61,7 @@ struct TIFFDecoder: RowDecoder {
         capabilities = DecoderCapabilities(shrinkFactors: [1] + levels.map(\.factor), decodesRegions: true, splitsRegions: true)
         info = ImageInfo(format: .tiff, size: layout.size, channels: layout.reportedChannels, bitDepth: layout.bits,
                          colorModel: layout.colorModel, orientation: layout.orientation, interlaced: false,
-                         iccProfile: icc, exif: nil, xmp: xmp, images: layout.pages,
+                         iccProfile: icc, exif: exif, xmp: xmp, images: layout.pages,
                          // A strip or tile of each plane (and their interleaving), and
                          // the converted rows of one strip or one row of tiles.
                          workingBytes: Int.saturatingSum(.saturatingProduct(chunkBytes, layout.planes, layout.planes > 1 ? 2 : 1),
