@@ -444,17 +444,24 @@ static int cgifw_write(void *context, const uint8_t *bytes, const size_t count) 
     return 0;
 }
 
-cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, size_t errlen) {
+cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, const uint8_t *global, int global_entries, char *err,
+                 size_t errlen) {
     cgifw *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     CGIF_Config config = {0};
-    /* Each frame carries its own colour table. libcgif 0.3 writes a frame's graphic
-       control block, which holds its transparent index, only in an animation: a still
-       is an animation of one frame played once, which readers show as the still. */
-    config.attrFlags = CGIF_ATTR_NO_GLOBAL_TABLE | CGIF_ATTR_IS_ANIMATED;
+    /* One table for the file, or each frame its own. libcgif 0.3 writes a frame's
+       graphic control block, which holds its transparent index, only in an animation: a
+       still is an animation of one frame played once, which readers show as the still. */
+    config.attrFlags = CGIF_ATTR_IS_ANIMATED;
+    if (global) {
+        config.pGlobalPalette = (uint8_t *)global;
+        config.numGlobalPaletteEntries = (uint16_t)global_entries;
+    } else {
+        config.attrFlags |= CGIF_ATTR_NO_GLOBAL_TABLE;
+    }
     /* Played once: no NETSCAPE block; n plays: n - 1 repeats (see cgif_frames_open). */
     if (loop_count == 1 || loop_count < 0) config.attrFlags |= CGIF_ATTR_NO_LOOP;
     config.numLoops = loop_count > 1 ? (uint16_t)(loop_count - 1 > 65535 ? 65535 : loop_count - 1) : CGIF_INFINITE_LOOP;
@@ -476,10 +483,12 @@ cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, siz
 int cgifw_add(cgifw *w, const uint8_t *indices, const uint8_t *palette, int entries, int transparent, int delay_cs,
               char *err, size_t errlen) {
     CGIF_FrameConfig frame = {0};
-    frame.pLocalPalette = (uint8_t *)palette;
-    frame.numLocalPaletteEntries = (uint16_t)entries;
     frame.pImageData = (uint8_t *)indices;
-    frame.attrFlags = CGIF_FRAME_ATTR_USE_LOCAL_TABLE;
+    if (palette) {
+        frame.pLocalPalette = (uint8_t *)palette;
+        frame.numLocalPaletteEntries = (uint16_t)entries;
+        frame.attrFlags = CGIF_FRAME_ATTR_USE_LOCAL_TABLE;
+    }
     if (transparent >= 0) {
         frame.attrFlags |= CGIF_FRAME_ATTR_HAS_ALPHA;
         frame.transIndex = (uint8_t)transparent;

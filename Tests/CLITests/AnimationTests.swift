@@ -157,6 +157,40 @@ final class AnimationTests: XCTestCase {
                 assert np.array_equal(np.asarray(g.convert('RGB')), np.asarray(w.convert('RGB'))), i
             assert delays == [50, 120, 70, 200], delays
             """, in: dir)
+        // One global table where every frame's colours fit it (the crop's four frames of
+        // 60 colours, a still), tables of their own where they do not (frames of a photo,
+        // each of 255 colours by median cut); the same pixels either way.
+        let scene = CLI.testImages + "/scene-640x427.jpg"
+        XCTAssertEqual(CLI.run(["fit", "--size", "64x", scene, "-o", dir + "/s1.gif"]).status, 0)
+        XCTAssertEqual(CLI.run(["fit", "--size", "96x", scene, "-o", dir + "/s2.gif"]).status, 0)
+        try python("""
+            import numpy as np
+            from PIL import Image
+            a, b = Image.open('s1.gif').convert('RGB').resize((96, 64)), Image.open('s2.gif').convert('RGB').resize((96, 64))
+            a.save('photo-anim.gif', save_all=True, append_images=[b], duration=100, loop=0)
+            """, in: dir)
+        XCTAssertEqual(CLI.run(["convert", "--animated", dir + "/photo-anim.gif", "-o", dir + "/photo-out.gif"]).status, 0)
+        try python("""
+            def tables(name):
+                d = open(name, 'rb').read()
+                at, local = 13 + ((3 << ((d[10] & 7) + 1)) if d[10] & 0x80 else 0), []
+                while d[at] != 0x3B:
+                    if d[at] == 0x21:
+                        at += 2
+                        while d[at]: at += d[at] + 1
+                        at += 1
+                    else:
+                        flags = d[at + 9]
+                        local.append(bool(flags & 0x80))
+                        at += 10 + ((3 << ((flags & 7) + 1)) if flags & 0x80 else 0) + 1
+                        while d[at]: at += d[at] + 1
+                        at += 1
+                return bool(d[10] & 0x80), local
+            assert tables('a.gif') == (True, [False] * 4), tables('a.gif')
+            assert tables('few.gif') == (True, [False]), tables('few.gif')
+            g, l = tables('photo-out.gif')
+            assert not g and l == [True, True], (g, l)
+            """, in: dir)
         // Loop counts as browsers read them: NETSCAPE's n is n repeats after the first
         // play (n + 1 plays, WebP's count); no block plays once; 0 is forever.
         try python("""

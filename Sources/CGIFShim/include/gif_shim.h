@@ -43,13 +43,16 @@ cgif_frames *cgif_frames_open(const uint8_t *data, size_t size, uint32_t width, 
 int cgif_frames_next(cgif_frames *frames, uint8_t *out, int *duration, char *err, size_t errlen);
 void cgif_frames_close(cgif_frames *frames);
 
-/* A GIF written by libcgif into memory: frames of width x height palette indices, each
-   with its own colour table (RGB, `entries` of them, a power of two up to 256) and
-   transparent index (-1: none), shown delay_cs hundredths of a second. loop_count -1
+/* A GIF written by libcgif into memory: frames of width x height palette indices, with
+   the file's colour table `global` (RGB, `global_entries` of them) or, where that is
+   NULL, each with its own (`palette`, `entries`); tables hold a power of two entries up
+   to 256. Each frame has a transparent index (-1: none) and shows delay_cs hundredths
+   of a second. loop_count -1
    makes a still; 0 an animation looping forever; 1 one played once (no NETSCAPE2.0
    block); n, one played n times (n - 1 repeats). finish hands over the file (free with free). */
 typedef struct cgifw cgifw;
-cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, char *err, size_t errlen);
+cgifw *cgifw_new(uint16_t width, uint16_t height, int loop_count, const uint8_t *global, int global_entries, char *err,
+                 size_t errlen);
 int cgifw_add(cgifw *writer, const uint8_t *indices, const uint8_t *palette, int entries, int transparent, int delay_cs,
               char *err, size_t errlen);
 int cgifw_finish(cgifw *writer, uint8_t **out, size_t *out_size, char *err, size_t errlen);

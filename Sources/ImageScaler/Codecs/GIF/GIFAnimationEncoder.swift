@@ -1,6 +1,7 @@
-/// An animated GIF, frame by frame (`GIFFrameWriter`): each frame whole, with its own
-/// colour table, replacing the one before (libcgif writes no frame over another), its
-/// delay rounded to hundredths of a second.
+/// An animated GIF, frame by frame (`GIFFrameWriter`): each frame whole, replacing the
+/// one before (libcgif writes no frame over another), under one global colour table where
+/// the frames' colours fit it, else each with its own; delays rounded to hundredths of a
+/// second.
 final class GIFAnimationEncoder: AnimationEncoder {
     private let writer: GIFFrameWriter
     private let size: Size
