@@ -33,8 +33,9 @@ struct MedianCut {
             return
         }
         exact = nil
-        // Boxes of bins, each [low, high] on the three 5-bit axes.
-        var boxes: [(lo: [Int], hi: [Int], count: Int)] = [MedianCut.shrink(lo: [0, 0, 0], hi: [31, 31, 31], counts)]
+        // Boxes of bins, each lo...hi on the three 5-bit axes (SIMD3: no allocation in
+        // the loops below, which visit every bin of a box).
+        var boxes: [Box] = [MedianCut.shrink(lo: SIMD3(0, 0, 0), hi: SIMD3(31, 31, 31), counts)]
         while boxes.count < limit {
             var chosen: Int? = nil
             for i in boxes.indices where boxes[i].lo != boxes[i].hi {
@@ -63,18 +64,24 @@ struct MedianCut {
         var colours: [UInt8] = [], table = [UInt8](repeating: 0, count: 32768)
         // The mean of a box's pixels, from the bins' centres weighted by their counts.
         for (n, box) in boxes.enumerated() {
-            var sum = [0, 0, 0], total = 0
+            var sum = SIMD3<Int>(0, 0, 0), total = 0
             for r in box.lo[0]...box.hi[0] { for g in box.lo[1]...box.hi[1] { for b in box.lo[2]...box.hi[2] {
                 let c = counts[r << 10 | g << 5 | b]
                 table[r << 10 | g << 5 | b] = UInt8(n)
                 guard c > 0 else { continue }
                 total += c
-                sum[0] += c * (r << 3 | 4); sum[1] += c * (g << 3 | 4); sum[2] += c * (b << 3 | 4)
+                sum &+= c &* SIMD3(r << 3 | 4, g << 3 | 4, b << 3 | 4)
             } } }
-            colours += sum.map { UInt8(min(255, total == 0 ? 0 : (2 * $0 + total) / (2 * total))) }
+            for a in 0..<3 { colours.append(UInt8(min(255, total == 0 ? 0 : (2 * sum[a] + total) / (2 * total)))) }
         }
         palette = colours
         bins = table
+    }
+
+    private struct Box {
+        let lo: SIMD3<Int>
+        let hi: SIMD3<Int>
+        let count: Int
     }
 
     func index(of r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
@@ -82,20 +89,25 @@ struct MedianCut {
         return bins[Int(r >> 3) << 10 | Int(g >> 3) << 5 | Int(b >> 3)]
     }
 
-    private static func count(lo: [Int], hi: [Int], _ counts: [Int]) -> Int {
+    private static func count(lo: SIMD3<Int>, hi: SIMD3<Int>, _ counts: [Int]) -> Int {
         var n = 0
-        for r in lo[0]...hi[0] { for g in lo[1]...hi[1] { for b in lo[2]...hi[2] { n += counts[r << 10 | g << 5 | b] } } }
+        counts.withUnsafeBufferPointer { c in
+            for r in lo[0]...hi[0] { for g in lo[1]...hi[1] { for b in lo[2]...hi[2] { n += c[r << 10 | g << 5 | b] } } }
+        }
         return n
     }
 
     /// The box narrowed to the bins that hold pixels (kept whole when it holds none).
-    private static func shrink(lo: [Int], hi: [Int], _ counts: [Int]) -> (lo: [Int], hi: [Int], count: Int) {
-        var minimum = [31, 31, 31], maximum = [0, 0, 0], total = 0
-        for r in lo[0]...hi[0] { for g in lo[1]...hi[1] { for b in lo[2]...hi[2] where counts[r << 10 | g << 5 | b] > 0 {
-            total += counts[r << 10 | g << 5 | b]
-            minimum = [min(minimum[0], r), min(minimum[1], g), min(minimum[2], b)]
-            maximum = [max(maximum[0], r), max(maximum[1], g), max(maximum[2], b)]
-        } } }
-        return total == 0 ? (lo, hi, 0) : (minimum, maximum, total)
+    private static func shrink(lo: SIMD3<Int>, hi: SIMD3<Int>, _ counts: [Int]) -> Box {
+        var minimum = SIMD3<Int>(31, 31, 31), maximum = SIMD3<Int>(0, 0, 0), total = 0
+        counts.withUnsafeBufferPointer { c in
+            for r in lo[0]...hi[0] { for g in lo[1]...hi[1] { for b in lo[2]...hi[2] where c[r << 10 | g << 5 | b] > 0 {
+                total += c[r << 10 | g << 5 | b]
+                let here = SIMD3(r, g, b)
+                minimum = pointwiseMin(minimum, here)
+                maximum = pointwiseMax(maximum, here)
+            } } }
+        }
+        return total == 0 ? Box(lo: lo, hi: hi, count: 0) : Box(lo: minimum, hi: maximum, count: total)
     }
 }
