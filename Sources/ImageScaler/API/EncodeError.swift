@@ -6,6 +6,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case unsupported(ImageFormat)
     /// The format holds only 8-bit samples and 16 were asked for.
     case noSixteenBits(ImageFormat)
+    /// 16 bits and the unsharp mask asked together; the mask, Pillow's, is 8-bit.
+    case sharpenedSixteenBits
     /// An animation asked of a format that holds stills only.
     case noAnimation(ImageFormat)
     /// The rows ran out before the image was complete (the decoder stopped early).
@@ -20,6 +22,7 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
         case .noAnimation(let format):
             let holding = ImageFormat.allCases.filter { $0.codec.writer?.animation != nil }.map(\.displayName)
             return "\(format.displayName) holds no animation; --animated writes \(holding.joined(separator: " or "))"
+        case .sharpenedSixteenBits: return "the unsharp mask (--sharpen) works on 8-bit samples, as Pillow's does; drop --depth 16 or --sharpen"
         case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"
         }
     }

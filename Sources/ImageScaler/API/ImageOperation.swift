@@ -40,16 +40,17 @@ public enum ImageOperation: Sendable {
     /// rows and columns the filter reads. The small result is turned upright.
     /// `options` gives the limits, the orientation, the filter and the colour stage.
     public func perform(on data: [UInt8], options: RenderOptions = RenderOptions()) throws -> (PixelBuffer, ImageInfo) {
-        try perform(on: data, decode: options.decode, autoOrient: options.input.autoOrient, filter: options.resize.filter)
+        try perform(on: data, decode: options.decode, autoOrient: options.input.autoOrient, filter: options.resize.filter,
+                    sharpen: options.resize.sharpen?.mask)
     }
 
     package func perform(on data: [UInt8], decode: DecodeOptions, autoOrient: Bool = true,
-                         filter: Filter = .bilinear) throws -> (PixelBuffer, ImageInfo) {
+                         filter: Filter = .bilinear, sharpen: UnsharpMask? = nil) throws -> (PixelBuffer, ImageInfo) {
         let (decoder, drawn) = try VectorPlacement.drawing(self, from: try ImageFormat.decoder(for: data, options: decode), upscale: true)
         try decode.check(decoder.info.size)
         let operation = try drawn.resolvingPixelGravity(data, info: decoder.info, decode: decode, autoOrient: autoOrient)
         let plan = try RenderPlan(operation, info: decoder.info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                  format: nil, autoOrient: autoOrient, filter: filter)
+                                  format: nil, autoOrient: autoOrient, filter: filter, sharpen: sharpen)
         try plan.checkLimits(pixels: decode.maxPixels, format: nil)
         try MemoryBudget.check(plan.memory, budget: decode.maxMemory)
         return try RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: 1, splitRegions: false).image()

@@ -40,7 +40,25 @@ public struct RenderOptions: Sendable {
         /// Enlarge images smaller than the operation's size; when false `fit` keeps a
         /// smaller image's size and `fill` crops it unscaled (vipsthumbnail's `>`).
         public var upscale = true
+        /// Pillow's unsharp mask after resampling (`Sharpen.mild` is `--sharpen` alone);
+        /// nil, the default, keeps the Pillow-exact resize.
+        public var sharpen: Sharpen? = nil
         public init() {}
+    }
+
+    /// Pillow's `ImageFilter.UnsharpMask(radius, percent, threshold)`, byte for byte.
+    public struct Sharpen: Sendable, Equatable {
+        public var radius: Double
+        public var percent: Int
+        public var threshold: Int
+        public init(radius: Double, percent: Int, threshold: Int) {
+            self.radius = radius
+            self.percent = percent
+            self.threshold = threshold
+        }
+        /// A light touch for downscaled photos (radius 0.5, 60%, threshold 2).
+        public static let mild = Sharpen(radius: 0.5, percent: 60, threshold: 2)
+        package var mask: UnsharpMask { UnsharpMask(radius: Float(radius), percent: percent, threshold: threshold) }
     }
 
     /// Colour and alpha.
@@ -128,6 +146,7 @@ public struct RenderOptions: Sendable {
         s.keepMetadata = keepMetadata
         s.upscale = resize.upscale
         s.filter = resize.filter
+        s.sharpen = resize.sharpen?.mask
         s.threads = threads
         return s
     }

@@ -1,4 +1,4 @@
-/// Runs a plan's finishing stages on a result: the cut, turn, letterbox and alpha steps
+/// Runs a plan's finishing stages on a result: the cut, turn, sharpening, letterbox and alpha steps
 /// of `RenderPlan.stages`, in their order. The other stages run where the pixels are:
 /// colour in the decoder's stage, widening and resampling before this, the palette in
 /// the encoder. `origin` is where the image sits in the stored image (a decoded
@@ -16,6 +16,7 @@ enum Finisher {
                 image = image.cropped(to: local)
                 origin = (0, 0)
             case .orient(let o): image = image.upright(o)
+            case .sharpen(let mask): image = image.sharpened(mask)
             case .pad(let box, let colour): image = image.padded(to: box, on: colour)
             case .flatten(let colour): image = image.flattened(onto: colour)
             case .dropOpaqueAlpha: image = image.droppingOpaqueAlpha()

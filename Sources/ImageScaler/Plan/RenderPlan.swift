@@ -59,14 +59,19 @@ struct RenderPlan {
     /// choices (nil: only pixels are wanted, as decoded).
     init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
          format: ImageFormat?, encode: EncodeOptions = EncodeOptions(), toSRGB: Bool = false, autoOrient: Bool,
-         upscale: Bool = true, filter: ResampleFilter = .bilinear) throws {
+         upscale: Bool = true, filter: ResampleFilter = .bilinear, sharpen: UnsharpMask? = nil) throws {
         self.operation = operation
         let palette = encode.palette, depth = encode.depth
-        let wide: Bool
+        var wide: Bool
         switch depth {
         case .eight: wide = false
         case .sixteen: wide = format != nil
         case .auto: wide = info.bitDepth > 8 && format?.holdsSixteenBits == true && !(palette && format?.writesPalettes == true)
+        }
+        // The unsharp mask is Pillow's, which is 8-bit: `auto` then keeps 8 bits.
+        if wide && sharpen != nil {
+            if depth == .sixteen { throw EncodeError.sharpenedSixteenBits }
+            wide = false
         }
         self.depth = wide ? 16 : 8
         // 16 bits are decoded whole at full size: no decode at a reduced scale or over a
@@ -116,7 +121,8 @@ struct RenderPlan {
         // letterbox, no palette, and no alpha that might turn out to be all opaque.
         let padded: Bool
         if case .fit(_, .some) = operation { padded = true } else { padded = false }
-        let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
+        // The unsharp mask needs rows below each one it makes: held, for now.
+        let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up && sharpen == nil
             && !(palette && format?.writesPalettes == true) && format != nil
         var path: Path
         if wide {
@@ -132,7 +138,7 @@ struct RenderPlan {
         }
         let stages = RenderPlan.stages(operation, info: info, resample: resample, cropRegion: cropRegion?.0, path: path,
                                        orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB,
-                                       upright: upright)
+                                       upright: upright, sharpen: sharpen)
         // A convert that would only turn the pixels (a format whose orientation travels
         // with the coded data shows them turned as well) and a writer that takes the
         // input's coded data as it is: nothing is decoded.
@@ -155,7 +161,7 @@ struct RenderPlan {
     /// finish the result with. Without a format (pixels wanted) alpha is left as it is.
     private static func stages(_ operation: ImageOperation, info: ImageInfo, resample: Resample?, cropRegion: Rect?, path: Path,
                                orientation: Orientation, depth: Int, format: ImageFormat?, encode: EncodeOptions, toSRGB: Bool,
-                               upright: Size) -> [Stage] {
+                               upright: Size, sharpen: UnsharpMask?) -> [Stage] {
         var stages: [Stage] = []
         if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
         if depth == 16 && info.bitDepth <= 8 { stages.append(.widen) }
@@ -171,6 +177,7 @@ struct RenderPlan {
            let clipped = try? AspectFill.clip(rect, origin: origin, to: upright) {
             stages.append(.cut(clipped))
         }
+        if let sharpen { stages.append(.sharpen(sharpen)) }
         if case .fit(let box, let pad?) = operation { stages.append(.pad(box, pad)) }
         guard let format else { return stages }
         if info.channels == 2 || info.channels == 4 {

@@ -15,6 +15,8 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case cut(Rect)
     /// EXIF orientation applied to the result.
     case orient(ImageInfo.Orientation)
+    /// Pillow's unsharp mask over the upright result (`--sharpen`).
+    case sharpen(UnsharpMask)
     /// Letterboxed to `size` on `colour` (`fit --pad`).
     case pad(Size, RGBColor)
     /// Alpha composited onto the colour (`--flatten`, or an output that has no alpha).
@@ -36,6 +38,7 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
             return "resample \(filter.rawValue) from \(source) to \(target)"
         case .cut(let rect): return "cut \(rect)"
         case .orient(let o): return "orient \(o.rawValue)"
+        case .sharpen(let m): return "unsharp mask radius \(m.radius), \(m.percent)%, threshold \(m.threshold) (Pillow's)"
         case .pad(let size, let colour): return "pad to \(size) on \(colour.hex)"
         case .flatten(let colour): return "flatten onto \(colour.hex)"
         case .dropOpaqueAlpha: return "drop alpha if opaque"

@@ -9,6 +9,8 @@ protocol FinishingImage {
     /// Alpha composited onto the opaque `background`.
     func flattened(onto background: RGBColor) -> Self
     func droppingOpaqueAlpha() -> Self
+    /// Pillow's unsharp mask (8-bit images only: a plan with one holds 8 bits).
+    func sharpened(_ mask: UnsharpMask) -> Self
 }
 
 extension PixelBuffer: FinishingImage {
@@ -28,6 +30,11 @@ extension PixelBuffer: FinishingImage {
     func upright(_ orientation: Orientation) -> PixelBuffer { Orienter.upright(self, orientation) }
     func padded(to box: Size, on background: RGBColor) -> PixelBuffer { Padder.pad(self, to: box, background: background) }
     func flattened(onto background: RGBColor) -> PixelBuffer { Flattener.flatten(self, onto: background) }
+    func sharpened(_ mask: UnsharpMask) -> PixelBuffer { mask.apply(to: self) }
 }
 
-extension WideImage: FinishingImage {}
+extension WideImage: FinishingImage {
+    /// Never asked: `RenderPlan` refuses a sharpened 16-bit output, since Pillow's mask,
+    /// the reference, is 8-bit.
+    func sharpened(_ mask: UnsharpMask) -> WideImage { self }
+}

@@ -115,7 +115,8 @@ struct BuildManifest: Sendable {
     static func signature(_ settings: JobSettings) -> String {
         let d = settings.decode, r = settings.render
         return ["imgscale \(Commands.version)", String(reflecting: settings.encode), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)" + (d.page > 0 ? " page \(d.page)" : ""),
-                "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)" + (r.animated ? " animated \(d.maxFrames)" : "")].joined(separator: "\n")
+                "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)" + (r.animated ? " animated \(d.maxFrames)" : "")
+                    + (r.sharpen.map { " sharpen \($0.radius),\($0.percent),\($0.threshold)" } ?? "")].joined(separator: "\n")
     }
 
     /// What one output spec contributes: its operation, its container's other sizes and

@@ -21,6 +21,9 @@ enum OptionKind: Sendable {
     case color
     /// A number >= 0.
     case number
+    /// `RADIUS[,PERCENT[,THRESHOLD]]`, Pillow's unsharp mask (its defaults 2, 150, 3 for
+    /// what is left out); the value is optional: alone, the option means `Sharpen.mild`.
+    case sharpen
 }
 
 /// A value the parser has checked.
@@ -33,6 +36,7 @@ enum OptionValue: Sendable {
     case bytes(Int)
     case color(RGBColor)
     case number(Double)
+    case sharpen(RenderOptions.Sharpen)
 }
 
 /// One option a command accepts: its name, what its value must be, and its help.
@@ -93,7 +97,22 @@ struct OptionSpec: Sendable {
                 throw UsageError(message: "--\(long) must be a number of \(value ?? "units") >= 0, not '\(text)'")
             }
             return .number(v)
+        case .sharpen:
+            if text.isEmpty { return .sharpen(.mild) }
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard (1...3).contains(parts.count), let radius = Double(parts[0]), radius.isFinite, (0...100).contains(radius),
+                  let percent = parts.count > 1 ? Int(parts[1]) : 150, (0...10000).contains(percent),
+                  let threshold = parts.count > 2 ? Int(parts[2]) : 3, (0...255).contains(threshold) else {
+                throw UsageError(message: "--\(long) must be RADIUS[,PERCENT[,THRESHOLD]] (radius 0-100, percent 0-10000, threshold 0-255), like 1,80,2, or given alone; not '\(text)'")
+            }
+            return .sharpen(RenderOptions.Sharpen(radius: radius, percent: percent, threshold: threshold))
         }
+    }
+
+    /// Whether `text` may be this option's optional value rather than a positional.
+    func takesOptional(_ text: String) -> Bool {
+        guard case .sharpen = kind else { return false }
+        return !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
     }
 }
 
@@ -129,6 +148,7 @@ struct ParsedArguments {
     func bytes(_ long: String) -> Int? { last(long) { if case .bytes(let v) = $0 { v } else { nil } } }
     func color(_ long: String) -> RGBColor? { last(long) { if case .color(let v) = $0 { v } else { nil } } }
     func number(_ long: String) -> Double? { last(long) { if case .number(let v) = $0 { v } else { nil } } }
+    func sharpen(_ long: String) -> RenderOptions.Sharpen? { last(long) { if case .sharpen(let v) = $0 { v } else { nil } } }
     /// Every number given, in order (a repeated `--scale`).
     func numbers(_ long: String) -> [Double] { (typed[long] ?? []).compactMap { if case .number(let v) = $0 { v } else { nil } } }
     /// Every word a repeatable `.choice` option was given, in order, as enum values.
@@ -161,6 +181,15 @@ struct ArgumentParser {
             let text: String
             if let inline {
                 text = inline
+            } else if case .sharpen = spec.kind {
+                // An optional value: the next argument when it has the value's shape
+                // (a file named like "1,80,2" is then given as ./1,80,2), else none.
+                if i + 1 < args.count, spec.takesOptional(args[i + 1]) {
+                    i += 1
+                    text = args[i]
+                } else {
+                    text = ""
+                }
             } else {
                 guard i + 1 < args.count else { throw UsageError(message: "option '--\(spec.long)' needs a value (\(spec.value!))") }
                 i += 1

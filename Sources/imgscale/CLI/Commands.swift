@@ -67,6 +67,8 @@ enum Commands {
                                         "multiply every --size by N (1, 1.5, 2, 3) for a density set; repeat it; {scale}, {at} (@2x, empty for 1) and {dpi} (Android's mdpi, xhdpi...) name them",
                                         repeatable: true)
 
+    static let sharpenOption = OptionSpec("sharpen", value: "R,P,T", .sharpen,
+                                          "Pillow's unsharp mask after resizing, byte for byte: radius, percent, threshold (Pillow's 2,150,3 fill what is left out); alone, a light 0.5,60,2 for downscaled photos. Off by default")
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
                                          "nearest box bilinear hamming bicubic lanczos (default bilinear)")
     static let filterHelp = """
@@ -98,7 +100,7 @@ enum Commands {
             """ + filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode", repeatable: true),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
-                      originOption, gravityOption, filterOption, noUpscaleOption, scaleOption] + outputOptions,
+                      originOption, gravityOption, filterOption, sharpenOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in try runImages(args, operations: try fillOperations(args)) }),
         CommandSpec(
             name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
@@ -106,7 +108,7 @@ enum Commands {
             examples: ["imgscale crop --rect 10,20,300,200 photo.jpg -o part.jpg",
                        "imgscale crop --rect 0,0,100,50 --origin bottom-left page.png -o footer.png"],
             details: "",
-            options: [OptionSpec("rect", value: "X,Y,W,H", .rect, "the rect to cut (required)"), originOption] + outputOptions,
+            options: [OptionSpec("rect", value: "X,Y,W,H", .rect, "the rect to cut (required)"), originOption, sharpenOption] + outputOptions,
             run: { args in
                 guard let r = args.rect("rect") else { throw UsageError(message: "crop needs --rect X,Y,W,H") }
                 return try runImages(args, operations: [.crop(r, origin: origin(args))])
@@ -120,7 +122,7 @@ enum Commands {
             details: filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs", repeatable: true),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
-                      filterOption, noUpscaleOption, scaleOption] + outputOptions,
+                      filterOption, sharpenOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in
                 let sizes = args.sizes("size")
                 guard !sizes.isEmpty else { throw UsageError(message: "fit needs --size WxH") }
@@ -160,7 +162,7 @@ enum Commands {
                        "imgscale convert --out-dir png --format png *.jpg"],
             details: "With --size the image is also scaled to fit the box, as fit does.",
             options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "also scale to fit WxH (Wx or xH bound one side); repeatable", repeatable: true),
-                      filterOption, noUpscaleOption] + outputOptions,
+                      filterOption, sharpenOption, noUpscaleOption] + outputOptions,
             run: { args in
                 let sizes = args.sizes("size")
                 return try runImages(args, operations: sizes.isEmpty ? [.convert] : sizes.map { .fit($0) })
@@ -308,6 +310,10 @@ enum Commands {
         if let d = args.choice("depth", as: OutputDepth.self) { settings.encode.depth = d }
         settings.render.upscale = !args.has("no-upscale")
         if let f = args.choice("filter", as: ResampleFilter.self) { settings.render.filter = f }
+        settings.render.sharpen = args.sharpen("sharpen")?.mask
+        if settings.render.sharpen != nil && settings.encode.depth == .sixteen {
+            throw UsageError(message: EncodeError.sharpenedSixteenBits.description)
+        }
         settings.encode.progressive = args.has("progressive")
         if let s = args.choice("subsampling", as: ChromaSubsampling.self) { settings.encode.subsampling = s }
         if let m = args.int("max-pixels") { settings.decode.maxPixels = m }
