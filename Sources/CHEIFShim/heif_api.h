@@ -26,8 +26,12 @@
     X(heif_decoding_options_alloc) \
     X(heif_decoding_options_free) \
     X(heif_encoder_release) \
+    X(heif_encoder_set_lossless) \
     X(heif_encoder_set_lossy_quality) \
     X(heif_encoder_set_parameter_integer) \
+    X(heif_encoder_set_parameter_string) \
+    X(heif_encoding_options_alloc) \
+    X(heif_encoding_options_free) \
     X(heif_get_version) \
     X(heif_image_add_plane) \
     X(heif_image_create) \
@@ -49,7 +53,10 @@
     X(heif_image_handle_is_premultiplied_alpha) \
     X(heif_image_handle_release) \
     X(heif_image_release) \
-    X(heif_image_set_raw_color_profile)
+    X(heif_image_set_nclx_color_profile) \
+    X(heif_image_set_raw_color_profile) \
+    X(heif_nclx_color_profile_alloc) \
+    X(heif_nclx_color_profile_free)
 
 struct cheif_api {
 #define CHEIF_POINTER(name) __typeof__(&name) name;
@@ -102,6 +109,13 @@ int cheif_load(char *err, size_t errlen);
 #define heif_image_handle_release (cheif_api.heif_image_handle_release)
 #define heif_image_release (cheif_api.heif_image_release)
 #define heif_image_set_raw_color_profile (cheif_api.heif_image_set_raw_color_profile)
+#define heif_encoder_set_lossless (cheif_api.heif_encoder_set_lossless)
+#define heif_image_set_nclx_color_profile (cheif_api.heif_image_set_nclx_color_profile)
+#define heif_encoder_set_parameter_string (cheif_api.heif_encoder_set_parameter_string)
+#define heif_encoding_options_alloc (cheif_api.heif_encoding_options_alloc)
+#define heif_encoding_options_free (cheif_api.heif_encoding_options_free)
+#define heif_nclx_color_profile_alloc (cheif_api.heif_nclx_color_profile_alloc)
+#define heif_nclx_color_profile_free (cheif_api.heif_nclx_color_profile_free)
 #endif
 
 #endif

@@ -173,6 +173,8 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
     struct heif_image_handle *handle = NULL;
     sink s = {NULL, 0, 0};
     int status = -1;
+    struct heif_encoding_options *encoding = NULL;
+    struct heif_color_profile_nclx *gbr = NULL;
     if (!ctx) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -182,6 +184,30 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
         goto done;
     if (failed(heif_encoder_set_lossy_quality(encoder, o->quality), "quality", err, errlen)) goto done;
     if (o->speed >= 0) heif_encoder_set_parameter_integer(encoder, "speed", o->speed);
+    if (o->av1 && o->lossless) {
+        /* Lossless in AV1 keeps the coded planes; only RGB coded as GBR (matrix 0) at
+           4:4:4 keeps the pixels, where YCbCr would round them by a level. */
+        if (failed(heif_encoder_set_lossless(encoder, 1), "lossless", err, errlen) ||
+            failed(heif_encoder_set_parameter_string(encoder, "chroma", "444"), "chroma 444", err, errlen))
+            goto done;
+        encoding = heif_encoding_options_alloc();
+        gbr = heif_nclx_color_profile_alloc();
+        if (!encoding || !gbr) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+        gbr->matrix_coefficients = heif_matrix_coefficients_RGB_GBR;
+        gbr->color_primaries = heif_color_primaries_ITU_R_BT_709_5;
+        gbr->transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1;
+        gbr->full_range_flag = 1;
+        encoding->output_nclx_profile = gbr;
+        /* With an ICC profile too, both boxes: readers that see only the profile would
+           take the planes for YCbCr. */
+        encoding->save_two_colr_boxes_when_ICC_and_nclx_available = 1;
+    } else if (o->av1 && (o->chroma == 444 || o->chroma == 422)) {
+        if (failed(heif_encoder_set_parameter_string(encoder, "chroma", o->chroma == 444 ? "444" : "422"), "chroma", err, errlen))
+            goto done;
+    }
     /* One thread: the bytes must not depend on scheduling. */
     heif_encoder_set_parameter_integer(encoder, "threads", 1);
     if (failed(heif_image_create((int)width, (int)height, heif_colorspace_RGB,
@@ -194,7 +220,9 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
     for (uint32_t y = 0; y < height; y++) memcpy(plane + (size_t)y * plane_stride, pixels + y * stride, (size_t)width * channels);
     if (icc && icc_length && failed(heif_image_set_raw_color_profile(image, "prof", icc, icc_length), "ICC profile", err, errlen))
         goto done;
-    if (failed(heif_context_encode_image(ctx, image, encoder, NULL, &handle), "encoding failed", err, errlen)) goto done;
+    /* libheif 1.15 codes with the image's own nclx where it has one. */
+    if (gbr && failed(heif_image_set_nclx_color_profile(image, gbr), "the GBR colour description", err, errlen)) goto done;
+    if (failed(heif_context_encode_image(ctx, image, encoder, encoding, &handle), "encoding failed", err, errlen)) goto done;
     if (exif && exif_length) {
         /* libheif wants the block as in JPEG's APP1, with the "Exif\0\0" header. */
         uint8_t *block = malloc(exif_length + 6);
@@ -214,6 +242,8 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
     status = 0;
 done:
     free(s.bytes);
+    if (encoding) heif_encoding_options_free(encoding);
+    if (gbr) heif_nclx_color_profile_free(gbr);
     if (handle) heif_image_handle_release(handle);
     if (image) heif_image_release(image);
     if (encoder) heif_encoder_release(encoder);

@@ -133,4 +133,49 @@ final class HEIFTests: XCTestCase {
             XCTAssertEqual(p.status, 0, "\(photo): \(p.stdout)")
         }
     }
+
+    /// AVIF's options as sharp has them: --lossless is exact (4:4:4, RGB coded as GBR,
+    /// in heif-convert's decode and ours, with alpha and with an ICC profile, which gets
+    /// its own colr box beside the nclx one); --subsampling sets the AV1 sequence's
+    /// chroma; --depth 10 is refused (Debian 12's libaom aborts on it) with one line.
+    func testAVIFLosslessSubsamplingAndDepth() throws {
+        let convert = try tool("heif-convert")
+        let dir = CLI.tempDir()
+        try python("""
+            import numpy as np
+            from PIL import Image, ImageCms
+            y, x = np.mgrid[0:67, 0:101]
+            rgb = np.stack([x * 255 // 100, y * 255 // 66, (x * y) % 256], 2).astype(np.uint8)
+            Image.fromarray(rgb).save('rgb.png')
+            Image.fromarray(np.concatenate([rgb, ((x + y) % 256).astype(np.uint8)[..., None]], 2)).save('rgba.png')
+            Image.fromarray(rgb).save('icc.png', icc_profile=ImageCms.ImageCmsProfile(ImageCms.createProfile('sRGB')).tobytes())
+            """, in: dir)
+        for name in ["rgb", "rgba", "icc"] {
+            XCTAssertEqual(CLI.run(["convert", "--lossless", "\(dir)/\(name).png", "-o", "\(dir)/\(name).avif"]).status, 0, name)
+            XCTAssertEqual(CLI.run(["convert", "\(dir)/\(name).avif", "-o", "\(dir)/\(name)-ours.png"]).status, 0, name)
+            XCTAssertEqual(CLI.sh("'\(convert)' '\(dir)/\(name).avif' '\(dir)/\(name)-theirs.png'").status, 0, name)
+            try python("""
+                import numpy as np
+                from PIL import Image
+                src = np.asarray(Image.open('\(name).png').convert('RGBA'))
+                for f in ('\(name)-ours.png', '\(name)-theirs.png'):
+                    assert np.array_equal(np.asarray(Image.open(f).convert('RGBA')), src), f
+                colr = open('\(name).avif', 'rb').read().count(b'colr')
+                assert colr == (2 if '\(name)' == 'icc' else 1), colr
+                """, in: dir)
+        }
+        for (chroma, bits) in [("420", (1, 1)), ("422", (1, 0)), ("444", (0, 0))] {
+            XCTAssertEqual(CLI.run(["convert", "--subsampling", chroma, dir + "/rgb.png", "-o", "\(dir)/c\(chroma).avif"]).status, 0)
+            try python("""
+                d = open('c\(chroma).avif', 'rb').read()
+                b = d[d.find(b'av1C') + 6]
+                assert ((b >> 3) & 1, (b >> 2) & 1) == \(bits), b
+                """, in: dir)
+            try assertMatchesHeifConvert("\(dir)/c\(chroma).avif", in: dir)
+        }
+        let ten = CLI.run(["convert", "--depth", "10", dir + "/rgb.png", "-o", dir + "/ten.avif"])
+        XCTAssertEqual(ten.status, 2)
+        XCTAssertTrue(ten.stderr.contains("aborts on 10-bit AVIF"), ten.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ten.avif"))
+    }
 }

@@ -38,6 +38,8 @@ typedef struct {
     int av1;        /* 1 AVIF (AV1 through aom), 0 HEIC (HEVC through x265) */
     int quality;    /* 0-100 */
     int speed;      /* the encoder's speed parameter, -1 for its default */
+    int chroma;     /* AV1's chroma subsampling: 420, 422 or 444 (HEVC keeps x265's) */
+    int lossless;   /* AV1: lossless, 4:4:4 with RGB coded as GBR (no YCbCr rounding) */
 } cheif_encode_options;
 
 /* 8-bit RGB or RGBA rows to a file in memory (free with cheif_free). */

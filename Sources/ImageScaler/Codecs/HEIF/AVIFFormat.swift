@@ -12,10 +12,10 @@ extension CodecDescriptor {
         decoder: { data, _ in try HEIFDecoder(data, format: .avif) },
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
         libraries: { [("libheif", String(cString: cheif_version()))] },
-        writer: Writer(options: [.quality, .effort], encodeWork: 100,
+        writer: Writer(options: [.quality, .effort, .subsampling, .lossless], encodeWork: 100,
                        rows: { HEIFEncoder(format: .avif, width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },
-                       settings: HEIFEncoder.settings),
+                       settings: HEIFEncoder.avifSettings),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libheif decodes grid tiles on the decode's threads")
 }
