@@ -43,6 +43,10 @@ public struct RenderOptions: Sendable {
         /// Pillow's unsharp mask after resampling (`Sharpen.mild` is `--sharpen` alone);
         /// nil, the default, keeps the Pillow-exact resize.
         public var sharpen: Sharpen? = nil
+        /// Resample in linear light: sRGB's curve undone before and redone after, at 16
+        /// bits, so averages of light are light's averages (a black-and-white checker
+        /// shrinks to 188, not 128). Decodes at full size (no shrink-on-load), as libvips.
+        public var linear = false
         public init() {}
     }
 
@@ -147,6 +151,7 @@ public struct RenderOptions: Sendable {
         s.upscale = resize.upscale
         s.filter = resize.filter
         s.sharpen = resize.sharpen?.mask
+        s.linear = resize.linear
         s.threads = threads
         return s
     }

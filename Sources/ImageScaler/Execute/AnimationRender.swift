@@ -33,7 +33,7 @@ enum AnimationRender {
             guard let make = format.codec.writer?.animation else { throw EncodeError.noAnimation(format) }
             let plan = try RenderPlan(output.operation, info: canvas, capabilities: DecoderCapabilities(), dataBytes: data.count,
                                       format: nil, autoOrient: settings.autoOrient, upscale: settings.upscale, filter: settings.filter,
-                                      sharpen: settings.sharpen)
+                                      sharpen: settings.sharpen, linear: settings.linear)
             try plan.checkLimits(pixels: decode.maxPixels, format: format)
             // Two canvases in the reader (one kept for disposal), the frame planned, and
             // the encoder's previous and current frames.

@@ -97,8 +97,18 @@ struct RenderExecutor: Sendable {
         for (i, plan) in plans.enumerated() where plan.path == .wide {
             let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
             let o = outputs[i]
-            results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
-                                      info: decoded)
+            guard plan.depth == 8 else {
+                results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
+                                          info: decoded)
+                continue
+            }
+            // Linear light into 8 bits: resampled wide, written narrow.
+            let narrow = final.narrowed()
+            let (bytes, warnings) = try o.format.encodeReporting(narrow, palettise: plan.stages.contains(.palettise),
+                                                                 options: o.encoding(narrow.channels))
+            var reported = decoded
+            reported.warnings += warnings.filter { !reported.warnings.contains($0) }
+            results[i] = RenderResult(bytes: bytes, size: narrow.size, info: reported)
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
@@ -212,6 +222,10 @@ struct RenderExecutor: Sendable {
     /// resampling the decoded image (or region), then cut, turned, padded and its alpha
     /// settled as the plan lists.
     func image() throws -> (PixelBuffer, ImageInfo) {
+        if plan.path == .wide {
+            let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
+            return (final.narrowed(), decoded)
+        }
         if let resample = plan.resample {
             let sink = OutputSink(plan: plan, format: nil, encoding: { _ in EncodeOptions() })
             let pass = Pass(shrink: resample.shrink, window: resample.window, outputs: [0])

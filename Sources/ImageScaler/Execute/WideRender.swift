@@ -16,9 +16,12 @@ struct WideRender {
             let (narrow, _, header) = try RenderExecutor.collect(decoder, region: nil, shrink: 1, options: options, split: false)
             (image, info) = (WideImage(widening: narrow), header)
         }
+        let linear = plan.stages.contains(.toLinear)
+        if linear { image = LinearLight.map(image, LinearLight.toLinear) }
         if let r = plan.resample {
             image = WideResampler.resample(image, from: r.sampling, to: r.storedTarget, filter: r.filter)
         }
+        if linear { image = LinearLight.map(image, LinearLight.toSRGB) }
         image = try Finisher.apply(plan.stages, to: image)
         return (image, info)
     }

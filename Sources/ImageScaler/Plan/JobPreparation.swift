@@ -50,7 +50,8 @@ struct JobPreparation {
             let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
                                       format: format, encode: encode, toSRGB: decode.toSRGB, autoOrient: settings.autoOrient,
-                                      upscale: settings.upscale, filter: settings.filter, sharpen: settings.sharpen)
+                                      upscale: settings.upscale, filter: settings.filter, sharpen: settings.sharpen,
+                                      linear: settings.linear)
             try plan.checkLimits(pixels: decode.maxPixels, format: format)
             plans.append(plan)
         }

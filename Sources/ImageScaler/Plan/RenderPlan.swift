@@ -59,7 +59,7 @@ struct RenderPlan {
     /// choices (nil: only pixels are wanted, as decoded).
     init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
          format: ImageFormat?, encode: EncodeOptions = EncodeOptions(), toSRGB: Bool = false, autoOrient: Bool,
-         upscale: Bool = true, filter: ResampleFilter = .bilinear, sharpen: UnsharpMask? = nil) throws {
+         upscale: Bool = true, filter: ResampleFilter = .bilinear, sharpen: UnsharpMask? = nil, linear: Bool = false) throws {
         self.operation = operation
         let palette = encode.palette, depth = encode.depth
         var wide: Bool
@@ -74,9 +74,17 @@ struct RenderPlan {
             wide = false
         }
         self.depth = wide ? 16 : 8
+        // Linear light resamples on the wide path, whatever the output's depth.
+        let linearLight: Bool
+        switch operation {
+        case .fill, .fit: linearLight = linear
+        case .crop, .convert: linearLight = false
+        }
         // 16 bits are decoded whole at full size: no decode at a reduced scale or over a
-        // region, which would give 8-bit rows.
-        let capabilities = wide ? DecoderCapabilities() : found
+        // region, which would give 8-bit rows. Nor in linear light, as libvips 8.18 does:
+        // a JPEG's DCT scaling averages its gamma-encoded samples, which linear light is
+        // there to avoid.
+        let capabilities = wide || linearLight ? DecoderCapabilities() : found
         let upright = autoOrient ? info.uprightSize : info.size
         orientation = autoOrient ? info.orientation : .up
         var cropRegion: (Rect, Rect)? = nil
@@ -125,7 +133,7 @@ struct RenderPlan {
         let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up && sharpen == nil
             && !(palette && format?.writesPalettes == true) && format != nil
         var path: Path
-        if wide {
+        if wide || linearLight {
             path = .wide
         } else if resample == nil {
             // A convert of such an image streams too: decoded rows go straight to the
@@ -138,7 +146,7 @@ struct RenderPlan {
         }
         let stages = RenderPlan.stages(operation, info: info, resample: resample, cropRegion: cropRegion?.0, path: path,
                                        orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB,
-                                       upright: upright, sharpen: sharpen)
+                                       upright: upright, sharpen: sharpen, linear: linearLight)
         // A convert that would only turn the pixels (a format whose orientation travels
         // with the coded data shows them turned as well) and a writer that takes the
         // input's coded data as it is: nothing is decoded.
@@ -161,12 +169,14 @@ struct RenderPlan {
     /// finish the result with. Without a format (pixels wanted) alpha is left as it is.
     private static func stages(_ operation: ImageOperation, info: ImageInfo, resample: Resample?, cropRegion: Rect?, path: Path,
                                orientation: Orientation, depth: Int, format: ImageFormat?, encode: EncodeOptions, toSRGB: Bool,
-                               upright: Size, sharpen: UnsharpMask?) -> [Stage] {
+                               upright: Size, sharpen: UnsharpMask?, linear: Bool) -> [Stage] {
         var stages: [Stage] = []
         if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
-        if depth == 16 && info.bitDepth <= 8 { stages.append(.widen) }
+        if (depth == 16 || linear) && info.bitDepth <= 8 { stages.append(.widen) }
         if let r = resample {
+            if linear { stages.append(.toLinear) }
             stages.append(.resample(filter: r.filter, source: r.sampling, target: r.storedTarget))
+            if linear { stages.append(.fromLinear(depth: depth)) }
         } else if let kept = cropRegion {
             // A decoder that decodes regions is cut in stored pixels, before turning.
             stages.append(.cut(kept))

@@ -9,6 +9,10 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case profileToSRGB
     /// 8-bit samples widened to 16 bits (v x 257) for a 16-bit output.
     case widen
+    /// sRGB-encoded samples to linear light at 16 bits (`--linear`), before resampling.
+    case toLinear
+    /// Linear light back to sRGB encoding after resampling, at `depth` bits.
+    case fromLinear(depth: Int)
     /// The resampler: `filter` over `source` (the decoded image's stored pixels) to `target`.
     case resample(filter: ImageOperation.Filter, source: SamplingRect, target: Size)
     /// Cut out of the decoded image, unscaled (`crop`).
@@ -34,6 +38,8 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .inkToRGB: return "ink to RGB"
         case .profileToSRGB: return "ICC profile to sRGB"
         case .widen: return "widen 8-bit samples to 16"
+        case .toLinear: return "sRGB to linear light (16-bit)"
+        case .fromLinear(let depth): return "linear light to sRGB (\(depth)-bit)"
         case .resample(let filter, let source, let target):
             return "resample \(filter.rawValue) from \(source) to \(target)"
         case .cut(let rect): return "cut \(rect)"

@@ -34,7 +34,7 @@ extension PixelBuffer: FinishingImage {
 }
 
 extension WideImage: FinishingImage {
-    /// Never asked: `RenderPlan` refuses a sharpened 16-bit output, since Pillow's mask,
-    /// the reference, is 8-bit.
-    func sharpened(_ mask: UnsharpMask) -> WideImage { self }
+    /// Only on the linear-light path into 8 bits (`RenderPlan` refuses a sharpened 16-bit
+    /// output): the 8-bit image it will be, sharpened as Pillow would, widened exactly back.
+    func sharpened(_ mask: UnsharpMask) -> WideImage { WideImage(widening: mask.apply(to: narrowed())) }
 }

@@ -25,6 +25,12 @@ package struct WideImage: Equatable, Sendable {
     }
 
     package var size: Size { Size(width: width, height: height) }
+
+    /// Rounded to nearest 8-bit levels (the inverse of `widening` for its images).
+    package func narrowed() -> PixelBuffer {
+        PixelBuffer(width: width, height: height, channels: channels,
+                    validPixels: samples.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
+    }
     package var hasAlpha: Bool { channels == 2 || channels == 4 }
 
     /// The rect `r` (inside the image), unscaled.

@@ -116,7 +116,7 @@ struct BuildManifest: Sendable {
         let d = settings.decode, r = settings.render
         return ["imgscale \(Commands.version)", String(reflecting: settings.encode), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)" + (d.page > 0 ? " page \(d.page)" : ""),
                 "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)" + (r.animated ? " animated \(d.maxFrames)" : "")
-                    + (r.sharpen.map { " sharpen \($0.radius),\($0.percent),\($0.threshold)" } ?? "")].joined(separator: "\n")
+                    + (r.sharpen.map { " sharpen \($0.radius),\($0.percent),\($0.threshold)" } ?? "") + (r.linear ? " linear" : "")].joined(separator: "\n")
     }
 
     /// What one output spec contributes: its operation, its container's other sizes and

@@ -69,6 +69,7 @@ enum Commands {
 
     static let sharpenOption = OptionSpec("sharpen", value: "R,P,T", .sharpen,
                                           "Pillow's unsharp mask after resizing, byte for byte: radius, percent, threshold (Pillow's 2,150,3 fill what is left out); alone, a light 0.5,60,2 for downscaled photos. Off by default")
+    static let linearOption = OptionSpec("linear", "resample in linear light (as vipsthumbnail --linear): no darkening of fine detail; decodes at full size, so slower")
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
                                          "nearest box bilinear hamming bicubic lanczos (default bilinear)")
     static let filterHelp = """
@@ -100,7 +101,7 @@ enum Commands {
             """ + filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode", repeatable: true),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
-                      originOption, gravityOption, filterOption, sharpenOption, noUpscaleOption, scaleOption] + outputOptions,
+                      originOption, gravityOption, filterOption, sharpenOption, linearOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in try runImages(args, operations: try fillOperations(args)) }),
         CommandSpec(
             name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
@@ -122,7 +123,7 @@ enum Commands {
             details: filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs", repeatable: true),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
-                      filterOption, sharpenOption, noUpscaleOption, scaleOption] + outputOptions,
+                      filterOption, sharpenOption, linearOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in
                 let sizes = args.sizes("size")
                 guard !sizes.isEmpty else { throw UsageError(message: "fit needs --size WxH") }
@@ -162,7 +163,7 @@ enum Commands {
                        "imgscale convert --out-dir png --format png *.jpg"],
             details: "With --size the image is also scaled to fit the box, as fit does.",
             options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "also scale to fit WxH (Wx or xH bound one side); repeatable", repeatable: true),
-                      filterOption, sharpenOption, noUpscaleOption] + outputOptions,
+                      filterOption, sharpenOption, linearOption, noUpscaleOption] + outputOptions,
             run: { args in
                 let sizes = args.sizes("size")
                 return try runImages(args, operations: sizes.isEmpty ? [.convert] : sizes.map { .fit($0) })
@@ -318,6 +319,7 @@ enum Commands {
         settings.render.upscale = !args.has("no-upscale")
         if let f = args.choice("filter", as: ResampleFilter.self) { settings.render.filter = f }
         settings.render.sharpen = args.sharpen("sharpen")?.mask
+        settings.render.linear = args.has("linear")
         if settings.render.sharpen != nil && settings.encode.depth == .sixteen {
             throw UsageError(message: EncodeError.sharpenedSixteenBits.description)
         }
