@@ -17,6 +17,8 @@ package struct DecodeOptions: Sendable {
     package var shrink: Int = 1
     /// Convert pixels from an embedded ICC profile to sRGB (Little CMS, perceptual).
     package var toSRGB: Bool = false
+    /// Convert pixels from the embedded profile (or sRGB) to this one (`--export-profile`).
+    package var export: ColorTarget? = nil
     /// Dots per inch for a drawn picture (SVG) sized in physical units (mm, in, pt) or
     /// by its viewBox alone (user units at 72 dpi): 72, as libvips and sharp. A size in
     /// px is the same at any density.

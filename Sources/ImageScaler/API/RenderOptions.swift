@@ -50,6 +50,17 @@ public struct RenderOptions: Sendable {
         public init() {}
     }
 
+    /// An output colour space: one Little CMS makes, or an ICC profile's bytes.
+    public enum ExportProfile: Sendable, Equatable {
+        case srgb, p3, adobeRGB
+        case icc([UInt8])
+    }
+
+    /// ICC rendering intents.
+    public enum Intent: String, Sendable, CaseIterable {
+        case perceptual, relative, saturation, absolute
+    }
+
     /// Pillow's `ImageFilter.UnsharpMask(radius, percent, threshold)`, byte for byte.
     public struct Sharpen: Sendable, Equatable {
         public var radius: Double
@@ -70,6 +81,11 @@ public struct RenderOptions: Sendable {
         /// Convert from the input's ICC profile to sRGB (Little CMS, perceptual) and write
         /// no profile.
         public var toSRGB = false
+        /// Convert from the input's ICC profile (or sRGB, when it has none) to this
+        /// profile and embed it in RGB outputs; gray images keep their gray.
+        public var exportProfile: ExportProfile? = nil
+        /// The rendering intent of `exportProfile`'s conversion.
+        public var intent: Intent = .perceptual
         /// Embed the input's ICC profile, unchanged, when it fits the output.
         public var carryProfile = true
         /// Behind alpha in formats without it, under `flatten`, and a padded letterbox's
@@ -119,6 +135,15 @@ public struct RenderOptions: Sendable {
         d.maxMemory = limits.maxMemory
         d.failOn = limits.failOn
         d.toSRGB = color.toSRGB
+        d.export = color.exportProfile.map { profile in
+            let intent = ColorTarget.Intent(rawValue: color.intent.rawValue) ?? .perceptual
+            switch profile {
+            case .srgb: return ColorTarget(name: "sRGB", icc: ColorTarget.srgbProfile, intent: intent)
+            case .p3: return ColorTarget(name: "Display P3", icc: ColorTarget.p3Profile, intent: intent)
+            case .adobeRGB: return ColorTarget(name: "Adobe RGB (1998)", icc: ColorTarget.adobeRGBProfile, intent: intent)
+            case .icc(let bytes): return ColorTarget(name: "the given ICC profile", icc: bytes, intent: intent)
+            }
+        }
         d.density = input.density
         d.page = input.page
         d.maxFrames = limits.maxFrames

@@ -16,6 +16,8 @@ struct JobPreparation {
     private let encode: EncodeOptions
     private let settings: RenderSettings
     private let toSRGB: Bool
+    /// `--export-profile`: RGB outputs embed its profile.
+    private let export: ColorTarget?
     /// Rewritten once for the input, however many outputs share it.
     private let uprightXMP: [UInt8]?
     /// Each output's EXIF, rewritten once for its size (nil without `keepMetadata`).
@@ -49,7 +51,7 @@ struct JobPreparation {
         for (output, format) in zip(outputs, formats) {
             let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
-                                      format: format, encode: encode, toSRGB: decode.toSRGB, autoOrient: settings.autoOrient,
+                                      format: format, encode: encode, toSRGB: decode.toSRGB, export: decode.export, autoOrient: settings.autoOrient,
                                       upscale: settings.upscale, filter: settings.filter, sharpen: settings.sharpen,
                                       linear: settings.linear)
             try plan.checkLimits(pixels: decode.maxPixels, format: format)
@@ -68,6 +70,7 @@ struct JobPreparation {
         self.encode = encode
         self.settings = settings
         toSRGB = decode.toSRGB
+        export = decode.export
         uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
         let exif = settings.keepMetadata ? info.exif : nil
         uprightEXIF = plans.map { plan in exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) } }
@@ -82,7 +85,9 @@ struct JobPreparation {
             o.xmp = uprightXMP
         }
         // Converted pixels are sRGB, which is what a file without a profile means.
-        if settings.carryProfile, !toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
+        if let export, channels >= 3 {
+            o.iccProfile = export.icc
+        } else if settings.carryProfile, !toSRGB, let icc = info.iccProfile, ICCProfile.fits(icc, channels: channels) {
             o.iccProfile = icc
         }
         return formats[index].carriable(o, channels: channels)

@@ -58,7 +58,7 @@ struct RenderPlan {
     /// `capabilities`, written as `format` with `encode`'s depth, palette and alpha
     /// choices (nil: only pixels are wanted, as decoded).
     init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
-         format: ImageFormat?, encode: EncodeOptions = EncodeOptions(), toSRGB: Bool = false, autoOrient: Bool,
+         format: ImageFormat?, encode: EncodeOptions = EncodeOptions(), toSRGB: Bool = false, export: ColorTarget? = nil, autoOrient: Bool,
          upscale: Bool = true, filter: ResampleFilter = .bilinear, sharpen: UnsharpMask? = nil, linear: Bool = false) throws {
         self.operation = operation
         let palette = encode.palette, depth = encode.depth
@@ -145,7 +145,7 @@ struct RenderPlan {
             path = .held
         }
         let stages = RenderPlan.stages(operation, info: info, resample: resample, cropRegion: cropRegion?.0, path: path,
-                                       orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB,
+                                       orientation: orientation, depth: self.depth, format: format, encode: encode, toSRGB: toSRGB, export: export,
                                        upright: upright, sharpen: sharpen, linear: linearLight)
         // A convert that would only turn the pixels (a format whose orientation travels
         // with the coded data shows them turned as well) and a writer that takes the
@@ -168,10 +168,16 @@ struct RenderPlan {
     /// the widening, the resampler or the cut, then what the held, whole and wide paths
     /// finish the result with. Without a format (pixels wanted) alpha is left as it is.
     private static func stages(_ operation: ImageOperation, info: ImageInfo, resample: Resample?, cropRegion: Rect?, path: Path,
-                               orientation: Orientation, depth: Int, format: ImageFormat?, encode: EncodeOptions, toSRGB: Bool,
+                               orientation: Orientation, depth: Int, format: ImageFormat?, encode: EncodeOptions, toSRGB: Bool, export: ColorTarget?,
                                upright: Size, sharpen: UnsharpMask?, linear: Bool) -> [Stage] {
         var stages: [Stage] = []
-        if info.colorModel == .cmyk { stages.append(.inkToRGB) } else if toSRGB && info.iccProfile != nil { stages.append(.profileToSRGB) }
+        if let export, info.channels >= 3 {
+            stages.append(.profileTo(export.name, intent: export.intent.rawValue))
+        } else if info.colorModel == .cmyk {
+            stages.append(.inkToRGB)
+        } else if toSRGB && info.iccProfile != nil {
+            stages.append(.profileToSRGB)
+        }
         if (depth == 16 || linear) && info.bitDepth <= 8 { stages.append(.widen) }
         if let r = resample {
             if linear { stages.append(.toLinear) }

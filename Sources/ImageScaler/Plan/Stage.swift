@@ -7,6 +7,9 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case inkToRGB
     /// The file's ICC profile to sRGB (lcms2, perceptual), after which no profile is written.
     case profileToSRGB
+    /// The input's profile (or sRGB; CMYK's ink) to an export profile (`--export-profile`),
+    /// which the output then carries.
+    case profileTo(String, intent: String)
     /// 8-bit samples widened to 16 bits (v x 257) for a 16-bit output.
     case widen
     /// sRGB-encoded samples to linear light at 16 bits (`--linear`), before resampling.
@@ -38,6 +41,7 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .inkToRGB: return "ink to RGB"
         case .profileToSRGB: return "ICC profile to sRGB"
         case .widen: return "widen 8-bit samples to 16"
+        case .profileTo(let name, let intent): return "colour to \(name) (Little CMS, \(intent) intent)"
         case .toLinear: return "sRGB to linear light (16-bit)"
         case .fromLinear(let depth): return "linear light to sRGB (\(depth)-bit)"
         case .resample(let filter, let source, let target):

@@ -1,7 +1,8 @@
 import CLCMSShim
 
-/// Converts decoded rows from the colour space of an embedded ICC profile to sRGB
-/// through Little CMS, perceptual intent; gray stays gray, alpha passes through. For
+/// Converts decoded rows from the colour space of an embedded ICC profile (or sRGB) to
+/// sRGB or an export profile (`ColorTarget`) through Little CMS, perceptual intent
+/// unless the target says otherwise; gray stays gray, alpha passes through. For
 /// CMYK, the raw ink values go in and RGB comes out, replacing the plain conversion.
 final class ColorConverter {
     /// The layout of the rows going in.
@@ -20,7 +21,7 @@ final class ColorConverter {
 
     /// Throws the reason when the profile cannot be used for these pixels. `sixteen`:
     /// the samples are 16-bit, native byte order (not for CMYK).
-    init(profile: [UInt8], layout: Layout, sixteen: Bool = false) throws {
+    init(profile: [UInt8]?, layout: Layout, sixteen: Bool = false, target: ColorTarget? = nil) throws {
         let code: Int32
         switch layout {
         case .gray: (code, inputChannels, outputChannels) = (Int32(CLCMS_GRAY), 1, 1)
@@ -30,10 +31,14 @@ final class ColorConverter {
         case .cmyk(let inverted): (code, inputChannels, outputChannels) = (Int32(inverted ? CLCMS_CMYK_INVERTED : CLCMS_CMYK), 4, 3)
         }
         var message = ShimMessage()
-        guard let t = profile.withUnsafeBufferPointer({ p in
-            message.with {
-                sixteen ? clcms_to_srgb16(p.baseAddress, UInt32(p.count), code, $0, $1)
-                        : clcms_to_srgb(p.baseAddress, UInt32(p.count), code, $0, $1)
+        let source = profile ?? []
+        let goal = target?.icc ?? []
+        guard let t = source.withUnsafeBufferPointer({ p in
+            goal.withUnsafeBufferPointer { g in
+                message.with {
+                    clcms_between(profile == nil ? nil : p.baseAddress, UInt32(p.count), target == nil ? nil : g.baseAddress, UInt32(g.count),
+                                  code, sixteen ? 1 : 0, target?.intent.code ?? 0, $0, $1)
+                }
             }
         }) else {
             throw ColorError(reason: message.text)

@@ -8,14 +8,14 @@ struct ColorConvertingDecoder: RowDecoder {
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        try ColorStage.around(profile: info.iccProfile, toSRGB: options.toSRGB, begin: begin, rows: rows) {
+        try ColorStage.around(profile: info.iccProfile, toSRGB: options.toSRGB, export: options.export, begin: begin, rows: rows) {
             try inner.decode(region: region, shrink: shrink, options: options, begin: $0, rows: $1)
         }
     }
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        try ColorStage.around(profile: info.iccProfile, toSRGB: options.toSRGB, begin: begin, rows: rows) {
+        try ColorStage.around(profile: info.iccProfile, toSRGB: options.toSRGB, export: options.export, begin: begin, rows: rows) {
             try inner.decode(region: region, shrink: shrink, options: options, lending: thread, begin: $0, rows: $1)
         }
     }
@@ -23,9 +23,11 @@ struct ColorConvertingDecoder: RowDecoder {
     /// At 16 bits the profile's conversion is Little CMS's 16-bit transform.
     func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
         guard var (image, decoded) = try inner.decodeWide(options: options) else { return nil }
-        guard options.toSRGB, let profile = info.iccProfile else { return (image, decoded) }
+        let export = image.channels >= 3 ? options.export : nil
+        guard export != nil || options.toSRGB, export != nil || info.iccProfile != nil else { return (image, decoded) }
         do {
-            let converter = try ColorConverter(profile: profile, layout: .init(channels: image.channels), sixteen: true)
+            let converter = try ColorConverter(profile: info.iccProfile, layout: .init(channels: image.channels), sixteen: true,
+                                               target: export)
             let source = image.samples
             source.withUnsafeBytes { src in
                 image.samples.withUnsafeMutableBytes { dst in
@@ -50,13 +52,13 @@ struct ColorConvertingDecoder: RowDecoder {
     /// Each half converts its own rows, on its own thread.
     func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? {
         guard let h = inner.halves(of: region, shrink: shrink, options: options, split: split, overlap: overlap) else { return nil }
-        let profile = info.iccProfile, toSRGB = options.toSRGB
+        let profile = info.iccProfile, toSRGB = options.toSRGB, export = options.export
         return RegionHalves(top: h.top, bottom: h.bottom,
                             decodeTop: { begin, rows in
-                                try ColorStage.around(profile: profile, toSRGB: toSRGB, begin: begin, rows: rows, h.decodeTop)
+                                try ColorStage.around(profile: profile, toSRGB: toSRGB, export: export, begin: begin, rows: rows, h.decodeTop)
                             },
                             decodeBottom: { begin, rows in
-                                try ColorStage.around(profile: profile, toSRGB: toSRGB, begin: begin, rows: rows, h.decodeBottom)
+                                try ColorStage.around(profile: profile, toSRGB: toSRGB, export: export, begin: begin, rows: rows, h.decodeBottom)
                             })
     }
 }

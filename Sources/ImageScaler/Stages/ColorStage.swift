@@ -1,31 +1,51 @@
 /// Colour conversion, the stage between any decoder and the rest of the pipeline: CMYK
 /// ink (as a decoder delivers it, Adobe-inverted or not) becomes RGB, and with
-/// `toSRGB` the pixels go from the embedded ICC profile to sRGB (`ColorConverter`);
-/// anything else passes through untouched. Made per decode, at its `begin`, and used by
+/// `toSRGB` the pixels go from the embedded ICC profile to sRGB, or with an `export`
+/// target from that profile (sRGB without one) to the target's (`ColorConverter`): CMYK
+/// through its profile, or made RGB plainly and taken as sRGB; gray passes untouched.
+/// Anything else passes through untouched. Made per decode, at its `begin`, and used by
 /// that decode's thread only.
 final class ColorStage {
     /// The region as the stage hands it on (3 channels for CMYK).
     let output: DecodedRegion
     private let input: DecodedRegion
     private let converter: ColorConverter?
+    /// CMYK without a profile, going to an export target: made RGB plainly first.
+    private let plainInkFirst: Bool
     private var buffer: [UInt8] = []
+    private var ink: [UInt8] = []
 
     /// The stage for rows of `region`, or nil when they pass unchanged; `warning` says
     /// why a profile could not be used (the colours are then left as stored).
-    static func make(for region: DecodedRegion, profile: [UInt8]?, toSRGB: Bool) -> (ColorStage?, warning: String?) {
+    static func make(for region: DecodedRegion, profile: [UInt8]?, toSRGB: Bool,
+                     export: ColorTarget? = nil) -> (ColorStage?, warning: String?) {
         var converter: ColorConverter? = nil
         var warning: String? = nil
-        if toSRGB, let profile {
+        var plainInkFirst = false
+        if let export, region.cmykInverted != nil || region.channels >= 3 {
+            var layout: ColorConverter.Layout = region.cmykInverted.map { .cmyk(inverted: $0) } ?? .init(channels: region.channels)
+            var source = profile
+            if region.cmykInverted != nil && profile == nil {
+                (layout, source, plainInkFirst) = (.rgb, nil, true)
+            }
+            do { converter = try ColorConverter(profile: source, layout: layout, target: export) } catch {
+                // An input profile that cannot be used: its pixels taken as sRGB.
+                warning = "\(error)"
+                if region.cmykInverted != nil { (layout, plainInkFirst) = (.rgb, true) }
+                converter = try? ColorConverter(profile: nil, layout: layout, target: export)
+            }
+        } else if toSRGB, let profile {
             let layout: ColorConverter.Layout = region.cmykInverted.map { .cmyk(inverted: $0) } ?? .init(channels: region.channels)
             do { converter = try ColorConverter(profile: profile, layout: layout) } catch { warning = "\(error)" }
         }
         guard converter != nil || region.cmykInverted != nil else { return (nil, warning) }
-        return (ColorStage(region, converter: converter), warning)
+        return (ColorStage(region, converter: converter, plainInkFirst: plainInkFirst), warning)
     }
 
-    private init(_ region: DecodedRegion, converter: ColorConverter?) {
+    private init(_ region: DecodedRegion, converter: ColorConverter?, plainInkFirst: Bool) {
         input = region
         self.converter = converter
+        self.plainInkFirst = plainInkFirst
         output = DecodedRegion(rect: region.rect, channels: region.cmykInverted != nil ? 3 : region.channels)
     }
 
@@ -38,7 +58,13 @@ final class ColorStage {
             for r in 0..<chunk.count {
                 let src = chunk.pixels + r * chunk.bytesPerRow
                 let out = dst.baseAddress! + r * width * output.channels
-                if let converter {
+                if let converter, plainInkFirst {
+                    if ink.count < width * 3 { ink = [UInt8](repeating: 0, count: width * 3) }
+                    ink.withUnsafeMutableBufferPointer { rgb in
+                        ColorStage.cmykToRGB(src, rgb.baseAddress!, pixels: width, inverted: input.cmykInverted!)
+                        converter.convert(rgb.baseAddress!, into: out, pixels: width)
+                    }
+                } else if let converter {
                     converter.convert(src, into: out, pixels: width)
                 } else {
                     ColorStage.cmykToRGB(src, out, pixels: width, inverted: input.cmykInverted!)
@@ -52,7 +78,8 @@ final class ColorStage {
 
     /// Wraps one decode: `decode` is called with a `begin` and `rows` that put the stage
     /// (if any) in front of the caller's; its warning joins the decode's.
-    static func around(profile: [UInt8]?, toSRGB: Bool, begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void,
+    static func around(profile: [UInt8]?, toSRGB: Bool, export: ColorTarget? = nil,
+                       begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void,
                        _ decode: ((DecodedRegion) throws -> Void, (RowChunk) throws -> Void) throws -> ImageInfo) throws -> ImageInfo {
         var stage: ColorStage? = nil
         var warning: String? = nil
@@ -60,7 +87,7 @@ final class ColorStage {
         var info = try withoutActuallyEscaping(begin) { begin in
             try withoutActuallyEscaping(rows) { rows in
                 try decode({ region in
-                    (stage, warning) = make(for: region, profile: profile, toSRGB: toSRGB)
+                    (stage, warning) = make(for: region, profile: profile, toSRGB: toSRGB, export: export)
                     try begin(stage?.output ?? region)
                 }, { chunk in
                     if let stage { try stage.convert(chunk, to: rows) } else { try rows(chunk) }

@@ -30,6 +30,10 @@ enum Commands {
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
         OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
         OptionSpec("to-srgb", "convert from the input's ICC profile to sRGB and write no profile"),
+        OptionSpec("export-profile", value: "srgb|p3|adobergb|PATH",
+                   "convert from the input's ICC profile (sRGB without one) to this one and embed it: Display P3 keeps a wide-gamut photo's colours; gray images keep their gray"),
+        OptionSpec("intent", value: "I", .choice(ColorTarget.Intent.allCases.map(\.rawValue)),
+                   "rendering intent of --export-profile: perceptual (default), relative, saturation or absolute"),
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("animated", "keep every frame of an animated GIF, WebP or JPEG XL: each composited, made as the first would be, written as an animated WebP with its delays and loop count (default: the first frame alone)"),
         OptionSpec("max-frames", value: "N", .int(1...1_000_000), "refuse animations of more than N frames with --animated (default 1000)"),
@@ -56,6 +60,34 @@ enum Commands {
 
     static let pageOption = OptionSpec("page", value: "N", .int(0...65535),
                                        "which page of a multi-page input (TIFF) is read, from 0 (default 0); info counts them")
+
+    /// `--export-profile` and `--intent` as a colour target: a name Little CMS makes, or
+    /// an RGB ICC profile read from a file (checked here: a bad one is a usage error).
+    static func exportTarget(_ args: ParsedArguments) throws -> ColorTarget? {
+        let intent = args.choice("intent", as: ColorTarget.Intent.self) ?? .perceptual
+        guard let given = args.value("export-profile") else {
+            if args.has("intent") { throw UsageError(message: "--intent applies to --export-profile, which is not given") }
+            return nil
+        }
+        if args.has("to-srgb") { throw UsageError(message: "--to-srgb and --export-profile cannot be combined; --to-srgb is --export-profile srgb without the profile embedded") }
+        switch given.lowercased() {
+        case "srgb": return ColorTarget(name: "sRGB", icc: ColorTarget.srgbProfile, intent: intent)
+        case "p3", "display-p3": return ColorTarget(name: "Display P3", icc: ColorTarget.p3Profile, intent: intent)
+        case "adobergb", "adobe-rgb": return ColorTarget(name: "Adobe RGB (1998)", icc: ColorTarget.adobeRGBProfile, intent: intent)
+        default:
+            let bytes: [UInt8]
+            do { bytes = try ImageFile.read(given, limit: 16 << 20) } catch {
+                throw UsageError(message: "--export-profile '\(FileName.display(given))': \(error); give srgb, p3, adobergb or an ICC profile's path")
+            }
+            if let why = ICCProfile.malformation(bytes) {
+                throw UsageError(message: "--export-profile '\(FileName.display(given))' is not an ICC profile: \(why)")
+            }
+            guard ICCProfile.fits(bytes, channels: 3) else {
+                throw UsageError(message: "--export-profile '\(FileName.display(given))' describes no RGB colour space; outputs are RGB")
+            }
+            return ColorTarget(name: FileName.display(given), icc: bytes, intent: intent)
+        }
+    }
 
     static func density(_ args: ParsedArguments) throws -> Double {
         guard let d = args.number("density") else { return 72 }
@@ -332,6 +364,7 @@ enum Commands {
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")
         settings.decode.toSRGB = args.has("to-srgb")
+        settings.decode.export = try exportTarget(args)
         settings.decode.density = try density(args)
         settings.decode.page = args.int("page") ?? 0
         settings.render.animated = args.has("animated")
