@@ -155,7 +155,9 @@ public enum ImageOperation: Sendable {
             JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass).description,
                            outputs: pass.outputs.map { $0 + firstOutput }, drawn: drawn)
         } + job.plans.indices.filter { [.whole, .wide].contains(job.plans[$0].path) }.map { i in
-            JobPlan.Decode(shrink: 1, window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i + firstOutput],
+            // The wide path in linear light may decode at a reduced scale.
+            JobPlan.Decode(shrink: job.plans[i].path == .wide ? job.plans[i].resample?.shrink ?? 1 : 1,
+                           window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i + firstOutput],
                            drawn: drawn)
         }
         let outputs = job.plans.indices.map { i in

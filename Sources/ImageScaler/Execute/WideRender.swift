@@ -10,10 +10,11 @@ struct WideRender {
     /// The finished result, straight alpha, and the header as the decode saw it.
     func image() throws -> (WideImage, ImageInfo) {
         var (image, info): (WideImage, ImageInfo)
-        if let decoded = try decoder.decodeWide(options: options) {
+        let shrink = plan.resample?.shrink ?? 1
+        if shrink == 1, let decoded = try decoder.decodeWide(options: options) {
             (image, info) = decoded
         } else {
-            let (narrow, _, header) = try RenderExecutor.collect(decoder, region: nil, shrink: 1, options: options, split: false)
+            let (narrow, _, header) = try RenderExecutor.collect(decoder, region: nil, shrink: shrink, options: options, split: false)
             (image, info) = (WideImage(widening: narrow), header)
         }
         let linear = plan.stages.contains(.toLinear)

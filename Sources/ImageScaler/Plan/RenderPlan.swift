@@ -81,10 +81,13 @@ struct RenderPlan {
         case .crop, .convert: linearLight = false
         }
         // 16 bits are decoded whole at full size: no decode at a reduced scale or over a
-        // region, which would give 8-bit rows. Nor in linear light, as libvips 8.18 does:
-        // a JPEG's DCT scaling averages its gamma-encoded samples, which linear light is
-        // there to avoid.
-        let capabilities = wide || linearLight ? DecoderCapabilities() : found
+        // region, which would give 8-bit rows. Linear light decodes whole too, at a
+        // reduced scale of at most 1/4 that leaves the filter twice its usual room: a
+        // JPEG's DCT scaling averages gamma-encoded samples (the 1/8 scale, DC alone,
+        // most of all), and so ruled the result stays at 44 dB or more from a full-size
+        // decode in linear light on the camera photos, at 4.5x the default's time where
+        // libvips 8.18, which never shrinks on load in linear mode, pays 12x.
+        let capabilities = wide ? DecoderCapabilities() : linearLight ? DecoderCapabilities(shrinkFactors: found.shrinkFactors.filter { $0 <= 4 }) : found
         let upright = autoOrient ? info.uprightSize : info.size
         orientation = autoOrient ? info.orientation : .up
         var cropRegion: (Rect, Rect)? = nil
@@ -97,13 +100,13 @@ struct RenderPlan {
             target = fillTarget
             output = fillTarget
             resample = RenderPlan.resample(rect, into: fillTarget, info: info, capabilities: capabilities, orientation: orientation,
-                                           filter: filter)
+                                           filter: filter, linear: linearLight)
         case .fit(let box, let pad):
             let fitted = try AspectFill.fitSize(upright, in: box)
             target = !upscale && (fitted.width > upright.width || fitted.height > upright.height) ? upright : fitted
             output = pad != nil ? box : target
             resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities,
-                                           orientation: orientation, filter: filter)
+                                           orientation: orientation, filter: filter, linear: linearLight)
         case .crop(let rect, let origin):
             let clipped = try AspectFill.clip(rect, origin: origin, to: upright)
             target = clipped.size
@@ -213,13 +216,17 @@ struct RenderPlan {
     /// The largest decode factor that still leaves the resampler a 2x reduction
     /// (`ShrinkOnLoad`), and the window the filter reads, when the decoder can do them.
     private static func resample(_ rect: Rect, into target: Size, info: ImageInfo, capabilities: DecoderCapabilities,
-                                 orientation: Orientation, filter: ResampleFilter) -> Resample {
+                                 orientation: Orientation, filter: ResampleFilter, linear: Bool = false) -> Resample {
         // Nearest copies source pixels, which a DCT-scaled decode would have averaged;
         // box barely smooths what DCT scaling changes (measured: 33-40 dB from a full
         // decode even with 2-4x left). Both decode at full size; the others keep 2x their
         // support (bilinear and hamming 2x, bicubic 4x, lanczos 6x: 50-56 dB or exact).
         let factor = filter == .nearest || filter == .box ? 1
-            : ShrinkOnLoad.factor(sampling: rect.size, into: target, allowed: capabilities.shrinkFactors, support: filter.support)
+            : ShrinkOnLoad.factor(sampling: rect.size, into: target, allowed: capabilities.shrinkFactors,
+                                  // Linear light leaves twice the room: a DCT-scaled decode
+                                  // averaged gamma-encoded samples, which the filter's
+                                  // linear-light average then has more of to correct.
+                                  support: linear ? 2 * filter.support : filter.support)
         // A DCT-scaling decoder maps stored x to x/factor exactly, so the plan goes to
         // stored coordinates first and is scaled there.
         let sampling = orientation.storedRect(SamplingRect(rect), stored: info.size).scaled(by: 1 / Double(factor))
@@ -266,11 +273,14 @@ struct RenderPlan {
             // resampler's 32-bit rows between passes, its 64-bit sums and the 16-bit
             // result's stages and encoding; or, unscaled, a cut or turned copy, its
             // big-endian bytes and the file.
-            let samples = Double(info.size.width) * Double(info.size.height) * channels
+            // Linear light may decode at a reduced scale.
+            let f = Double(resample?.shrink ?? 1)
+            let decodedHeight = (Double(info.size.height) / f).rounded(.up)
+            let samples = (Double(info.size.width) / f).rounded(.up) * decodedHeight * channels
             total += samples * 3
             if let r = resample {
                 let outSamples = Double(output.width) * Double(output.height) * 4
-                total += Double(info.size.height) * Double(r.storedTarget.width) * channels * 4
+                total += decodedHeight * Double(r.storedTarget.width) * channels * 4
                     + Double(r.storedTarget.width) * Double(r.storedTarget.height) * channels * 8 + outSamples * 2 * 4
             } else {
                 total += samples * 2 * 3
