@@ -192,11 +192,11 @@ final class JXLTests: XCTestCase {
         XCTAssertEqual(CLI.run(["convert", "--lossless", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/ok.jxl"]).status, 0)
         XCTAssertEqual(CLI.run(["convert", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/lossy.jxl"]).status, 0)
         try python("""
-            import os
+            import os, random
             ok, lossy = open('ok.jxl', 'rb').read(), open('lossy.jxl', 'rb').read()
             open('cut.jxl', 'wb').write(lossy[:len(lossy) // 2])
             open('cut-container.jxl', 'wb').write(ok[:len(ok) // 3])
-            open('garbage.jxl', 'wb').write(b'\\xff\\x0a' + os.urandom(4000))
+            open('garbage.jxl', 'wb').write(b'\\xff\\x0a' + random.Random(7).randbytes(4000))
             open('empty-container.jxl', 'wb').write(bytes([0, 0, 0, 12]) + b'JXL \\r\\n\\x87\\n' + bytes([0, 0, 0, 20]) + b'ftypjxl \\0\\0\\0\\0jxl ')
             """, in: dir)
         for name in ["cut", "cut-container", "garbage", "empty-container"] {
@@ -207,7 +207,8 @@ final class JXLTests: XCTestCase {
             // they come as libjxl printed them).
             let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("imgscale: ") && !$0.contains("warning: the decoder printed: ") }
             XCTAssertEqual(lines.count, 1, "\(name): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("JPEG XL"), "\(name): \(r.stderr)")
+            // Garbage may read as a header declaring a huge canvas: refused by the limit.
+            XCTAssertTrue(r.stderr.contains("JPEG XL") || r.stderr.contains("over the limit"), "\(name): \(r.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.png"))
         }
         // A codestream declaring a huge canvas (its SizeHeader written bit by bit, as the
