@@ -135,15 +135,7 @@ public struct RenderOptions: Sendable {
         d.maxMemory = limits.maxMemory
         d.failOn = limits.failOn
         d.toSRGB = color.toSRGB
-        d.export = color.exportProfile.map { profile in
-            let intent = ColorTarget.Intent(rawValue: color.intent.rawValue) ?? .perceptual
-            switch profile {
-            case .srgb: return ColorTarget(name: "sRGB", icc: ColorTarget.srgbProfile, intent: intent)
-            case .p3: return ColorTarget(name: "Display P3", icc: ColorTarget.p3Profile, intent: intent)
-            case .adobeRGB: return ColorTarget(name: "Adobe RGB (1998)", icc: ColorTarget.adobeRGBProfile, intent: intent)
-            case .icc(let bytes): return ColorTarget(name: "the given ICC profile", icc: bytes, intent: intent)
-            }
-        }
+        d.export = color.exportProfile.map { ColorTarget($0, intent: color.intent) }
         d.density = input.density
         d.page = input.page
         d.maxFrames = limits.maxFrames

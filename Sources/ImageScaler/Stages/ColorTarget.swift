@@ -10,16 +10,22 @@ package struct ColorTarget: Sendable, Equatable {
     package let icc: [UInt8]
     package let intent: Intent
 
-    /// ICC's rendering intents, by Little CMS's numbers.
-    package enum Intent: String, Sendable, CaseIterable {
-        case perceptual, relative, saturation, absolute
-        var code: Int32 { Int32(Intent.allCases.firstIndex(of: self)!) }
-    }
+    package typealias Intent = RenderOptions.Intent
 
     package init(name: String, icc: [UInt8], intent: Intent) {
         self.name = name
         self.icc = icc
         self.intent = intent
+    }
+
+    /// The target `profile` names; `label` names a given ICC profile in plans.
+    package init(_ profile: RenderOptions.ExportProfile, intent: Intent, label: String = "the given ICC profile") {
+        switch profile {
+        case .srgb: self.init(name: "sRGB", icc: ColorTarget.srgbProfile, intent: intent)
+        case .p3: self.init(name: "Display P3", icc: ColorTarget.p3Profile, intent: intent)
+        case .adobeRGB: self.init(name: "Adobe RGB (1998)", icc: ColorTarget.adobeRGBProfile, intent: intent)
+        case .icc(let bytes): self.init(name: label, icc: bytes, intent: intent)
+        }
     }
 
     /// A profile Little CMS makes (`CLCMS_SRGB`, `CLCMS_P3`, `CLCMS_ADOBE_RGB`), the same
@@ -45,4 +51,9 @@ package struct ColorTarget: Sendable, Equatable {
     package static let srgbProfile = made(Int32(CLCMS_SRGB))
     package static let p3Profile = made(Int32(CLCMS_P3))
     package static let adobeRGBProfile = made(Int32(CLCMS_ADOBE_RGB))
+}
+
+extension RenderOptions.Intent {
+    /// Little CMS's number for the intent (the cases are in its order).
+    var code: Int32 { Int32(RenderOptions.Intent.allCases.firstIndex(of: self)!) }
 }

@@ -71,9 +71,9 @@ enum Commands {
         }
         if args.has("to-srgb") { throw UsageError(message: "--to-srgb and --export-profile cannot be combined; --to-srgb is --export-profile srgb without the profile embedded") }
         switch given.lowercased() {
-        case "srgb": return ColorTarget(name: "sRGB", icc: ColorTarget.srgbProfile, intent: intent)
-        case "p3", "display-p3": return ColorTarget(name: "Display P3", icc: ColorTarget.p3Profile, intent: intent)
-        case "adobergb", "adobe-rgb": return ColorTarget(name: "Adobe RGB (1998)", icc: ColorTarget.adobeRGBProfile, intent: intent)
+        case "srgb": return ColorTarget(.srgb, intent: intent)
+        case "p3", "display-p3": return ColorTarget(.p3, intent: intent)
+        case "adobergb", "adobe-rgb": return ColorTarget(.adobeRGB, intent: intent)
         default:
             let bytes: [UInt8]
             do { bytes = try ImageFile.read(given, limit: 16 << 20) } catch {
@@ -85,7 +85,7 @@ enum Commands {
             guard ICCProfile.fits(bytes, channels: 3) else {
                 throw UsageError(message: "--export-profile '\(FileName.display(given))' describes no RGB colour space; outputs are RGB")
             }
-            return ColorTarget(name: FileName.display(given), icc: bytes, intent: intent)
+            return ColorTarget(.icc(bytes), intent: intent, label: FileName.display(given))
         }
     }
 

@@ -63,7 +63,7 @@ final class GIFFrameWriter {
 
     func finish() throws -> [UInt8] {
         if handle == nil {
-            try start(table: [0, 0, 0] + globalOrder.flatMap { [UInt8($0 >> 16), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] })
+            try start(table: GIFFrameWriter.entries(globalOrder))
             for f in held {
                 var map = [UInt8](repeating: 0, count: 256)
                 for (k, c) in f.colours.enumerated() { map[k + 1] = global[c]! }
@@ -103,7 +103,12 @@ final class GIFFrameWriter {
         return Frame(indices: indices, colours: colours, transparent: transparent, delay: delay)
     }
 
-    /// `colours` after the transparent entry, padded to a power of two of at least 2.
+    /// A table's RGB bytes: the transparent entry, then `colours` (0xRRGGBB).
+    private static func entries(_ colours: [UInt32]) -> [UInt8] {
+        [0, 0, 0] + colours.flatMap { [UInt8($0 >> 16), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] }
+    }
+
+    /// `rgb` padded to a power of two entries of at least 2.
     private static func table(_ rgb: [UInt8]) -> (bytes: [UInt8], entries: Int) {
         var entries = 2
         while entries < rgb.count / 3 { entries *= 2 }
@@ -126,7 +131,7 @@ final class GIFFrameWriter {
 
     /// A frame with its own table.
     private func write(_ f: Frame) throws {
-        try write(indices: f.indices, table: [0, 0, 0] + f.colours.flatMap { [UInt8($0 >> 16), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] },
+        try write(indices: f.indices, table: GIFFrameWriter.entries(f.colours),
                   transparent: f.transparent, delay: f.delay)
     }
 
