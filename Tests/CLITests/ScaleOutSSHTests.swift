@@ -9,7 +9,7 @@ final class ScaleOutSSHTests: XCTestCase {
         if ProcessInfo.processInfo.environment["IMGSCALE_SANITIZED"] != nil {
             throw XCTSkip("SKIPPED under the sanitizers: the plain run covers the recipe; 60 decodes x 3 runs are slow there")
         }
-        let r = CLI.sh("IMGSCALE='\(CLI.binary)' '\(CLI.root)/scripts/check-scaleout-ssh' 2>/dev/null")
+        let r = CLI.sh("IMGSCALE='\(CLI.binary)' '\(CLI.root)/scripts/check-scaleout-ssh' 2>&1")
         if r.status == 77 { throw XCTSkip(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
         XCTAssertEqual(r.status, 0, r.stdout)
         XCTAssertTrue(r.stdout.contains("ok: 60 inputs over 2 hosts, each once, equal to a local run"), r.stdout)
