@@ -40,6 +40,7 @@ typedef struct {
     int speed;      /* the encoder's speed parameter, -1 for its default */
     int chroma;     /* AV1's chroma subsampling: 420, 422 or 444 (HEVC keeps x265's) */
     int lossless;   /* AV1: lossless, 4:4:4 with RGB coded as GBR (no YCbCr rounding) */
+    int threads;    /* the encoder's threads (the caller's budget); the bytes never depend on it */
 } cheif_encode_options;
 
 /* 8-bit RGB or RGBA rows to a file in memory (free with cheif_free). */

@@ -24,6 +24,9 @@ package struct EncodeOptions: Sendable {
     package var exif: [UInt8]? = nil
     /// An XMP packet to embed unchanged, or nil for none.
     package var xmp: [UInt8]? = nil
+    /// Threads the encoder may start of its own (the image's budget, `RenderSettings.threads`).
+    /// Never changes the bytes, so it is no part of any key of what an output is.
+    package var threads = 1
 
     package init() {}
 

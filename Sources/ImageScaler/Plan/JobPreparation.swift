@@ -28,6 +28,9 @@ struct JobPreparation {
     /// (`VectorPlacement`), so the pixel limit and the budget apply to each drawing.
     static func parts(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
                       settings: RenderSettings) throws -> [JobPreparation] {
+        // The image's thread budget is the encoders' too.
+        var encode = encode
+        encode.threads = max(1, settings.threads)
         let found = try ImageFormat.decoder(for: data, options: decode)
         guard found.capabilities.drawsAtAnySize else {
             return [try JobPreparation(data, decoder: found, outputs: outputs, decode: decode, encode: encode, settings: settings)]

@@ -114,7 +114,9 @@ struct BuildManifest: Sendable {
     /// first page adds nothing, so manifests written before `--page` existed still hold.
     static func signature(_ settings: JobSettings) -> String {
         let d = settings.decode, r = settings.render
-        return ["imgscale \(Commands.version)", String(reflecting: settings.encode), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)" + (d.export.map { " export \(SHA256.hex($0.icc)) \($0.intent)" } ?? "") + (d.page > 0 ? " page \(d.page)" : ""),
+        var e = settings.encode
+        e.threads = 1
+        return ["imgscale \(Commands.version)", String(reflecting: e), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)" + (d.export.map { " export \(SHA256.hex($0.icc)) \($0.intent)" } ?? "") + (d.page > 0 ? " page \(d.page)" : ""),
                 "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)" + (r.animated ? " animated \(d.maxFrames)" : "")
                     + (r.sharpen.map { " sharpen \($0.radius),\($0.percent),\($0.threshold)" } ?? "") + (r.linear ? " linear" : "")].joined(separator: "\n")
     }

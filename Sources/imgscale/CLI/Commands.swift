@@ -44,6 +44,7 @@ enum Commands {
         OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take before it fails (default 120; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
+        OptionSpec("threads", value: "N", .int(1...1024), "threads each file may use: decoding ahead, JPEG regions in halves, the AVIF and HEIC encoders (default: the cores -j leaves, at least 1); the bytes are the same at any count"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
         OptionSpec("if-newer", "skip inputs whose output exists and is not older"),
@@ -408,8 +409,9 @@ enum Commands {
             }
         }
         warnAboutUnusedOptions(args, outputs: outputs)
-        // A core no worker uses goes to the single images: decode-ahead, split JPEG regions.
-        settings.render.threads = min(workers, jobs.count) < cores ? 2 : 1
+        // The cores no worker uses go to the single images: decode-ahead, split JPEG
+        // regions, the encoders' own threads.
+        settings.render.threads = args.int("threads") ?? max(1, cores / max(1, min(workers, jobs.count)))
         if args.has(planMarker) { return PlanPrinter.run(jobs, settings: settings, json: args.has("json")) }
         var reportFD: Int32? = nil
         if let report = args.value("report") {
