@@ -42,7 +42,8 @@ final class OutputSink {
         case (.stream, let r?, let format?):
             // Encoded as they are made, so the resampler keeps only the last few rows.
             mode = .stream(resampler(r, region, streamed: true),
-                           ResampledRowWriter(format: format, target: plan.target, options: encoding(region.channels)))
+                           ResampledRowWriter(format: format, target: plan.target, options: encoding(region.channels),
+                                              sharpen: plan.stages.lazy.compactMap(\.unsharpMask).first))
         case (_, let r?, _):
             mode = .hold(resampler(r, region, streamed: false))
         default:

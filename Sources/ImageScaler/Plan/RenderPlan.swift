@@ -132,8 +132,7 @@ struct RenderPlan {
         // letterbox, no palette, and no alpha that might turn out to be all opaque.
         let padded: Bool
         if case .fit(_, .some) = operation { padded = true } else { padded = false }
-        // The unsharp mask needs rows below each one it makes: held, for now.
-        let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up && sharpen == nil
+        let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
             && !(palette && format?.writesPalettes == true) && format != nil
         var path: Path
         if wide || linearLight {
@@ -141,7 +140,7 @@ struct RenderPlan {
         } else if resample == nil {
             // A convert of such an image streams too: decoded rows go straight to the
             // encoder, which then runs on its own core while the decoder works.
-            path = streams && operation.isConvert ? .stream : .whole
+            path = streams && operation.isConvert && sharpen == nil ? .stream : .whole
         } else if streams {
             path = .stream
         } else {
@@ -190,7 +189,11 @@ struct RenderPlan {
             // A decoder that decodes regions is cut in stored pixels, before turning.
             stages.append(.cut(kept))
         }
-        guard path != .stream else { return stages }
+        guard path != .stream else {
+            // Streamed rows are sharpened through a ring of the rows below (`UnsharpRows`).
+            if let sharpen, resample != nil { stages.append(.sharpen(sharpen)) }
+            return stages
+        }
         if orientation != .up { stages.append(.orient(orientation)) }
         if resample == nil, cropRegion == nil, case .crop(let rect, let origin) = operation,
            let clipped = try? AspectFill.clip(rect, origin: origin, to: upright) {

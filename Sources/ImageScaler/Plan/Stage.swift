@@ -36,6 +36,12 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     /// the output format as it is (`RenderPlan.Path.recompress`).
     case recompress(ImageFormat)
 
+    /// The mask of a `sharpen` stage.
+    var unsharpMask: UnsharpMask? {
+        if case .sharpen(let mask) = self { return mask }
+        return nil
+    }
+
     package var description: String {
         switch self {
         case .inkToRGB: return "ink to RGB"

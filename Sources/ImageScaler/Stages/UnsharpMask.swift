@@ -35,95 +35,25 @@ package struct UnsharpMask: Equatable, Sendable {
         return l + a
     }
 
-    /// The image sharpened: same size and channels.
+    /// The image sharpened: same size and channels. Row by row, as a streamed output is
+    /// (`UnsharpRows`), so the two cannot differ.
     package func apply(to image: PixelBuffer) -> PixelBuffer {
         let (width, height, channels) = (image.width, image.height, image.channels)
         guard width > 0, height > 0 else { return image }
-        var blurred = image.pixels
-        let box = UnsharpMask.boxRadius(radius, passes: 3)
-        blurred.withUnsafeMutableBufferPointer { b in
-            let p = b.baseAddress!
-            if box != 0 {
-                let line = BoxLine(radius: box, length: width)
-                for y in 0..<height { line.blur(p + y * width * channels, step: channels, channels: channels, passes: 3) }
-            }
-            if box != 0 {
-                let line = BoxLine(radius: box, length: height)
-                for x in 0..<width { line.blur(p + x * channels, step: width * channels, channels: channels, passes: 3) }
-            }
-        }
-        var out = image.pixels
-        let (percent, threshold) = (percent, threshold)
-        out.withUnsafeMutableBufferPointer { o in
-            blurred.withUnsafeBufferPointer { b in
-                for i in 0..<o.count {
-                    let source = Int(o[i]), diff = source - Int(b[i])
-                    guard abs(diff) > threshold else { continue }
-                    o[i] = UInt8(clamping: source + diff * percent / 100)
+        let rowBytes = width * channels
+        var out = [UInt8](repeating: 0, count: height * rowBytes)
+        var made = 0
+        let rows = UnsharpRows(self, width: width, height: height, channels: channels)
+        image.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    rows.add(src.baseAddress! + y * rowBytes) { row in
+                        (dst.baseAddress! + made * rowBytes).update(from: row, count: rowBytes)
+                        made += 1
+                    }
                 }
             }
         }
         return PixelBuffer(width: width, height: height, channels: channels, validPixels: out)
-    }
-}
-
-/// One line's box blur, as Pillow's `ImagingLineBoxBlur` makes it: a running sum of
-/// 2r + 1 samples weighted `ww` and its two far neighbours `fw`, in 24-bit fixed point,
-/// with the first and last samples repeated past the ends.
-private struct BoxLine {
-    let radius: Int
-    let ww: UInt32
-    let fw: UInt32
-    let length: Int
-    let edgeA: Int
-    let edgeB: Int
-
-    init(radius floatRadius: Float, length: Int) {
-        radius = Int(floatRadius)
-        ww = UInt32(Float(UInt32(1 << 24)) / (floatRadius * 2 + 1))
-        fw = (UInt32(1 << 24) &- UInt32(radius * 2 + 1) &* ww) / 2
-        self.length = length
-        edgeA = min(radius + 1, length)
-        edgeB = max(length - radius - 1, 0)
-    }
-
-    /// Blurs the line at `start` (`length` pixels `step` bytes apart) in place, each of
-    /// its `channels` alone, `passes` times.
-    func blur(_ start: UnsafeMutablePointer<UInt8>, step: Int, channels: Int, passes: Int) {
-        var a = [UInt8](repeating: 0, count: length), b = [UInt8](repeating: 0, count: length)
-        for c in 0..<channels {
-            for x in 0..<length { a[x] = start[x * step + c] }
-            for _ in 0..<passes {
-                once(a, into: &b)
-                swap(&a, &b)
-            }
-            for x in 0..<length { start[x * step + c] = a[x] }
-        }
-    }
-
-    private func once(_ input: [UInt8], into output: inout [UInt8]) {
-        let lastx = length - 1, r = radius
-        func at(_ x: Int) -> UInt32 { UInt32(input[x]) }
-        var acc = at(0) &* UInt32(r + 1)
-        var x = 0
-        while x < edgeA - 1 {
-            acc &+= at(x)
-            x += 1
-        }
-        acc &+= at(lastx) &* UInt32(truncatingIfNeeded: r - edgeA + 1)
-        func step(_ x: Int, subtract: Int, add: Int, left: Int, right: Int) {
-            acc = acc &+ at(add) &- at(subtract)
-            let bulk = acc &* ww &+ (at(left) &+ at(right)) &* fw
-            output[x] = UInt8(truncatingIfNeeded: (bulk &+ (1 << 23)) >> 24)
-        }
-        if edgeA <= edgeB {
-            for x in 0..<edgeA { step(x, subtract: 0, add: x + r, left: 0, right: x + r + 1) }
-            for x in edgeA..<max(edgeA, edgeB) { step(x, subtract: x - r - 1, add: x + r, left: x - r - 1, right: x + r + 1) }
-            for x in edgeB...lastx { step(x, subtract: x - r - 1, add: lastx, left: x - r - 1, right: lastx) }
-        } else {
-            for x in 0..<edgeB { step(x, subtract: 0, add: x + r, left: 0, right: x + r + 1) }
-            for x in edgeB..<edgeA { step(x, subtract: 0, add: lastx, left: 0, right: lastx) }
-            for x in edgeA..<(lastx + 1) { step(x, subtract: x - r - 1, add: lastx, left: x - r - 1, right: lastx) }
-        }
     }
 }
