@@ -20,40 +20,41 @@ struct BoxLine {
     /// channel alone, `passes` times. Window sums come from prefix sums (exact, wrapping
     /// 32-bit: a window's true sum is far below 2^32), so the per-sample work is one
     /// branch-free loop over the interleaved samples.
-    func blur(_ row: UnsafeMutablePointer<UInt8>, channels c: Int, passes: Int) {
+    /// `scratch` and `sums` hold at least `scratchCount(channels:)` elements (kept by the
+    /// caller: a row's worth of buffers made per row would churn the allocator).
+    func blur(_ row: UnsafeMutablePointer<UInt8>, channels c: Int, passes: Int,
+              scratch: UnsafeMutablePointer<UInt8>, sums: UnsafeMutablePointer<UInt32>) {
         let pad = radius + 1, length = length, r = radius
         guard length > 0 else { return }
         let n = length * c, padded = (length + 2 * pad) * c
         let (ww, fw) = (ww, fw)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: padded) { lineBuffer in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: padded + c) { sumBuffer in
-                let line = lineBuffer.baseAddress! + pad * c
-                // sums[k]: the sum of the padded line's samples of k's channel before k.
-                let sums = sumBuffer.baseAddress!
-                line.update(from: row, count: n)
-                for pass in 0..<passes {
-                    for k in 0..<pad {
-                        (line - (k + 1) * c).update(from: line, count: c)
-                        (line + n + k * c).update(from: line + n - c, count: c)
-                    }
-                    let first = line - pad * c
-                    BoxLine.prefixSums(first, count: padded, channels: c, into: sums)
-                    // Sample j of the line is first[j + pad*c]; its window is
-                    // first[j + c .. j + (2r + 1)c], and its far neighbours first[j] and
-                    // first[j + (2r + 2)c].
-                    let near = sums + c, far = sums + (2 * r + 2) * c, right = first + (2 * r + 2) * c
-                    for j in 0..<n {
-                        let window = far[j] &- near[j]
-                        let bulk = window &* ww &+ (UInt32(first[j]) &+ UInt32(right[j])) &* fw
-                        row[j] = UInt8(truncatingIfNeeded: (bulk &+ (1 << 23)) >> 24)
-                    }
-                    // The next pass reads the padded copy, whose left neighbours must still
-                    // be this pass's input while the row is written.
-                    if pass < passes - 1 { line.update(from: row, count: n) }
-                }
+        let line = scratch + pad * c
+        line.update(from: row, count: n)
+        for pass in 0..<passes {
+            for k in 0..<pad {
+                (line - (k + 1) * c).update(from: line, count: c)
+                (line + n + k * c).update(from: line + n - c, count: c)
             }
+            let first = line - pad * c
+            // sums[k]: the sum of the padded line's samples of k's channel before k.
+            BoxLine.prefixSums(first, count: padded, channels: c, into: sums)
+            // Sample j of the line is first[j + pad*c]; its window is
+            // first[j + c .. j + (2r + 1)c], and its far neighbours first[j] and
+            // first[j + (2r + 2)c].
+            let near = sums + c, far = sums + (2 * r + 2) * c, right = first + (2 * r + 2) * c
+            for j in 0..<n {
+                let window = far[j] &- near[j]
+                let bulk = window &* ww &+ (UInt32(first[j]) &+ UInt32(right[j])) &* fw
+                row[j] = UInt8(truncatingIfNeeded: (bulk &+ (1 << 23)) >> 24)
+            }
+            // The next pass reads the padded copy, whose left neighbours must still
+            // be this pass's input while the row is written.
+            if pass < passes - 1 { line.update(from: row, count: n) }
         }
     }
+
+    /// The elements `blur`'s `scratch` and `sums` need for rows of `channels` samples a pixel.
+    func scratchCount(channels: Int) -> Int { (length + 2 * radius + 3) * channels }
 
     /// `sums[k]`: the sum of `samples[k']` for k' < k of k's channel. Each channel's
     /// running total stays in a register: summing through memory waits on the store

@@ -16,6 +16,9 @@ final class UnsharpRows {
     private var received = 0
     private var made = 0
     private var blurredRow: [UInt8]
+    /// `BoxLine.blur`'s working rows.
+    private var scratch: [UInt8]
+    private var sums: [UInt32]
     private var out: [UInt8]
     /// `diff * percent / 100` (C's truncating division) for each diff from -255 to 255.
     private let moved: [Int]
@@ -36,6 +39,9 @@ final class UnsharpRows {
             down = []
             sourceSlots = 1
         }
+        let scratchCount = across?.scratchCount(channels: channels) ?? 0
+        scratch = [UInt8](repeating: 0, count: scratchCount)
+        sums = [UInt32](repeating: 0, count: scratchCount)
         sources = [UInt8](repeating: 0, count: sourceSlots * width * channels)
         blurredRow = [UInt8](repeating: 0, count: width * channels)
         out = [UInt8](repeating: 0, count: width * channels)
@@ -51,8 +57,12 @@ final class UnsharpRows {
         received += 1
         guard let across else { return try emit(row) }
         blurredRow.withUnsafeMutableBufferPointer { b in
-            b.baseAddress!.update(from: row, count: rowBytes)
-            across.blur(b.baseAddress!, channels: channels, passes: 3)
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    b.baseAddress!.update(from: row, count: rowBytes)
+                    across.blur(b.baseAddress!, channels: channels, passes: 3, scratch: scratch.baseAddress!, sums: sums.baseAddress!)
+                }
+            }
         }
         try blurredRow.withUnsafeBufferPointer { b in
             try down[0].add(b.baseAddress!) { first in
