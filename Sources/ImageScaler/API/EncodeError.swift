@@ -12,6 +12,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case noAnimation(ImageFormat)
     /// The rows ran out before the image was complete (the decoder stopped early).
     case incomplete(rows: Int, of: Int)
+    /// `--max-bytes`: even the lowest quality's file is larger.
+    case overBudget(bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
             return "\(format.displayName) holds no animation; --animated writes \(holding.joined(separator: " or "))"
         case .sharpenedSixteenBits: return "the unsharp mask (--sharpen) works on 8-bit samples, as Pillow's does; drop --depth 16 or --sharpen"
         case .incomplete(let rows, let height): return "the decoder ended after \(rows) of \(height) rows"
+        case .overBudget(let bytes, let limit): return "--max-bytes \(limit): even quality 1 takes \(bytes) bytes"
         }
     }
 }

@@ -27,6 +27,11 @@ package struct EncodeOptions: Sendable {
     /// Threads the encoder may start of its own (the image's budget, `RenderSettings.threads`).
     /// Never changes the bytes, so it is no part of any key of what an output is.
     package var threads = 1
+    /// The lowest quality whose decoded file scores at least this SSIM against the
+    /// image (`QualitySearch`), for a format with a quality.
+    package var targetSSIM: Double? = nil
+    /// The highest quality whose file is at most this many bytes.
+    package var maxBytes: Int? = nil
 
     package init() {}
 

@@ -121,7 +121,7 @@ public enum ImageOperation: Sendable {
         return results.map { r in
             var info = r.info
             info.warnings += warnings.filter { !info.warnings.contains($0) }
-            return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale)
+            return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale, quality: r.quality, ssim: r.ssim, encodes: r.encodes)
         }
     }
 

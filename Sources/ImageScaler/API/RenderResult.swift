@@ -7,4 +7,9 @@ public struct RenderResult: Sendable {
     public let size: Size
     public let info: ImageInfo
     public var decodeScale: Int = 1
+    /// The quality a `--target-ssim` or `--max-bytes` search chose, and its SSIM.
+    public var quality: Int? = nil
+    public var ssim: Double? = nil
+    /// The files the search encoded to choose.
+    public var encodes: Int? = nil
 }

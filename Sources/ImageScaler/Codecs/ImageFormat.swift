@@ -144,13 +144,34 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// A whole image in this format, as a palette image when `palettise` and it has at
     /// most 256 colours, and otherwise in full colour with a warning for the input's
     /// lines. The image holds what the format holds (the plan's stages saw to alpha).
-    func encodeReporting(_ image: PixelBuffer, palettise: Bool, options: EncodeOptions) throws -> (bytes: [UInt8], warnings: [String]) {
+    /// With `options.targetSSIM` or `maxBytes`, the quality is searched for
+    /// (`QualitySearch`) and reported with its score.
+    func encodeReporting(_ image: PixelBuffer, palettise: Bool, options: EncodeOptions) throws -> Encoded {
         if palettise, let write = codec.writer?.palette {
-            if let (entries, indices) = Palettizer.palettize(image) { return (try write(image.size, entries, indices, options), []) }
+            if let (entries, indices) = Palettizer.palettize(image) { return Encoded(bytes: try write(image.size, entries, indices, options)) }
             let layout = image.hasAlpha ? "RGBA" : "RGB"
-            return (try rows(image, options), ["--palette: more than 256 colours, so written as \(layout) \(displayName)"])
+            return Encoded(bytes: try rows(image, options), warnings: ["--palette: more than 256 colours, so written as \(layout) \(displayName)"])
         }
-        return (try rows(image, options), [])
+        if options.targetSSIM != nil || options.maxBytes != nil, codec.writer?.options.contains(.quality) == true {
+            let search = QualitySearch(encode: { q in
+                var o = options
+                o.quality = q
+                return try rows(image, o)
+            }, decode: { try ImageFile.decode($0, options: DecodeOptions()).0 }, image: image,
+               targetSSIM: options.targetSSIM, maxBytes: options.maxBytes)
+            let choice = try search.run()
+            return Encoded(bytes: choice.bytes, warnings: choice.warnings, quality: choice.quality, ssim: choice.ssim, encodes: choice.encodes)
+        }
+        return Encoded(bytes: try rows(image, options))
+    }
+
+    /// An encoded image, what could not be kept, and a searched quality with its score.
+    struct Encoded {
+        let bytes: [UInt8]
+        var warnings: [String] = []
+        var quality: Int? = nil
+        var ssim: Double? = nil
+        var encodes: Int? = nil
     }
 
     /// A whole image through the row encoder.

@@ -84,11 +84,11 @@ struct RenderExecutor: Sendable {
             let (final, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
                                                       splitRegions: splitRegions).image()
             let o = outputs[i]
-            let (bytes, warnings) = try o.format.encodeReporting(final, palettise: plan.stages.contains(.palettise),
-                                                                 options: o.encoding(final.channels))
+            let encoded = try o.format.encodeReporting(final, palettise: plan.stages.contains(.palettise),
+                                                       options: o.encoding(final.channels))
             var reported = decoded
-            reported.warnings += warnings.filter { !reported.warnings.contains($0) }
-            results[i] = RenderResult(bytes: bytes, size: final.size, info: reported)
+            reported.warnings += encoded.warnings.filter { !reported.warnings.contains($0) }
+            results[i] = RenderResult(bytes: encoded.bytes, size: final.size, info: reported, quality: encoded.quality, ssim: encoded.ssim, encodes: encoded.encodes)
         }
         for (i, plan) in plans.enumerated() where plan.path == .recompress {
             // Invariant: `ImageOperation.render` gives every recompress plan its closure.
@@ -104,11 +104,11 @@ struct RenderExecutor: Sendable {
             }
             // Linear light into 8 bits: resampled wide, written narrow.
             let narrow = final.narrowed()
-            let (bytes, warnings) = try o.format.encodeReporting(narrow, palettise: plan.stages.contains(.palettise),
-                                                                 options: o.encoding(narrow.channels))
+            let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains(.palettise),
+                                                       options: o.encoding(narrow.channels))
             var reported = decoded
-            reported.warnings += warnings.filter { !reported.warnings.contains($0) }
-            results[i] = RenderResult(bytes: bytes, size: narrow.size, info: reported)
+            reported.warnings += encoded.warnings.filter { !reported.warnings.contains($0) }
+            results[i] = RenderResult(bytes: encoded.bytes, size: narrow.size, info: reported, quality: encoded.quality, ssim: encoded.ssim, encodes: encoded.encodes)
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]

@@ -132,7 +132,9 @@ struct RenderPlan {
         // letterbox, no palette, and no alpha that might turn out to be all opaque.
         let padded: Bool
         if case .fit(_, .some) = operation { padded = true } else { padded = false }
+        // A searched quality encodes the whole result several times.
         let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
+            && encode.targetSSIM == nil && encode.maxBytes == nil
             && !(palette && format?.writesPalettes == true) && format != nil
         var path: Path
         if wide || linearLight {

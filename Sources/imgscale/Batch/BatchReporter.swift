@@ -31,15 +31,29 @@ final class BatchReporter: Sendable {
         let bytes: Int
         let format: String
         let sha256: String
+        /// A searched quality (`--target-ssim`, `--max-bytes`), and the SSIM it scored
+        /// as the report writes it (six decimals).
+        var quality: Int? = nil
+        var ssim: String? = nil
 
-        init(bytes: Int, format: String, sha256: String) {
+        init(bytes: Int, format: String, sha256: String, quality: Int? = nil, ssim: String? = nil) {
             self.bytes = bytes
             self.format = format
             self.sha256 = sha256
+            self.quality = quality
+            self.ssim = ssim
         }
 
-        init(_ data: [UInt8]) {
-            self.init(bytes: data.count, format: ImageFormat.sniff(data)?.rawValue ?? "", sha256: SHA256.hex(data))
+        init(_ data: [UInt8], quality: Int? = nil, ssim: Double? = nil) {
+            self.init(bytes: data.count, format: ImageFormat.sniff(data)?.rawValue ?? "", sha256: SHA256.hex(data),
+                      quality: quality, ssim: ssim.map(WrittenFile.decimals))
+        }
+
+        /// Six decimals, rounded, in fixed notation.
+        static func decimals(_ v: Double) -> String {
+            let scaled = Int((v * 1_000_000).rounded())
+            let digits = String(abs(scaled) % 1_000_000)
+            return (scaled < 0 ? "-" : "") + "\(abs(scaled) / 1_000_000)." + String(repeating: "0", count: 6 - digits.count) + digits
         }
     }
 
@@ -152,6 +166,8 @@ final class BatchReporter: Sendable {
             json.add("bytes", output.file?.bytes)
             json.add("format", output.file?.format)
             json.add("sha256", output.file?.sha256)
+            json.add("quality", output.file?.quality)
+            if let ssim = output.file?.ssim { json.add("ssim", raw: ssim) }
             json.add("ms", outcome.milliseconds)
             text += json.text + "\n"
         }

@@ -32,7 +32,7 @@ enum JobProcessor {
                     bytes = try format.merge([result.bytes] + rendered[range].map(\.bytes))
                 }
                 try ImageFile.write(bytes, to: output.path)
-                return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes) : nil)
+                return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim) : nil)
             }
         }
         // An output's own warnings (a palette it could not have) join the input's.
@@ -64,6 +64,10 @@ enum JobProcessor {
             "1/\(scale) for " + results.filter { $0.decodeScale == scale }.map { "\($0.size)" }.joined(separator: " ")
         }
         let n = scales.count, m = results.count
+        let searches = results.compactMap { r in
+            r.quality.map { q in "\(r.size) at quality \(q) after \(r.encodes ?? 1) encode\(r.encodes == 1 ? "" : "s")" }
+        }
         return "\(n) decode\(n == 1 ? "" : "s") for \(m) output\(m == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+            + (searches.isEmpty ? "" : "; " + searches.joined(separator: ", "))
     }
 }

@@ -17,6 +17,8 @@ enum Commands {
                    "output format, replacing the name's extension; repeat it to write each size in each format from one decode",
                    repeatable: true),
         OptionSpec("quality", value: "N", .int(1...100), "JPEG, WebP, AVIF, HEIC and JPEG XL quality 1-100 (default: JPEG 85, WebP 80, AVIF/HEIC 50, JPEG XL 75)"),
+        OptionSpec("target-ssim", value: "S", .number, "pick the lowest quality whose file scores at least SSIM S (above 0, at most 1; 0.98 is hard to tell from the original) against the resized image; --report gives quality and ssim"),
+        OptionSpec("max-bytes", value: "SIZE", .bytes, "pick the highest quality whose file is at most SIZE (100000, or 100K = 102400); the output fails when even quality 1 is larger"),
         OptionSpec("lossless", "write lossless WebP, AVIF (4:4:4, RGB as GBR: exact) or JPEG XL (a JPEG converted to JPEG XL keeps its own coded data)"),
         OptionSpec("effort", value: "N", .int(0...9), "WebP (0-6), AVIF and HEIC (0-9), JPEG XL (1-9) effort: more CPU for smaller files (default 4; JPEG XL 7)"),
         OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
@@ -296,6 +298,22 @@ enum Commands {
         }
     }
 
+    /// `--target-ssim` and `--max-bytes`: a quality searched for, so not given, nor lossless.
+    static func qualitySearch(_ args: ParsedArguments, into encode: inout EncodeOptions) throws {
+        if let s = args.number("target-ssim") {
+            guard s > 0 && s <= 1 else { throw UsageError(message: "--target-ssim must be above 0 and at most 1, not '\(args.value("target-ssim") ?? "")'") }
+            encode.targetSSIM = s
+        }
+        if let n = args.bytes("max-bytes") {
+            guard n > 0 else { throw UsageError(message: "--max-bytes must be above 0") }
+            encode.maxBytes = n
+        }
+        guard encode.targetSSIM != nil || encode.maxBytes != nil else { return }
+        let searching = args.has("target-ssim") ? "--target-ssim" : "--max-bytes"
+        if args.has("quality") { throw UsageError(message: "\(searching) chooses the quality; drop --quality") }
+        if args.has("lossless") { throw UsageError(message: "\(searching) chooses a lossy quality; drop --lossless") }
+    }
+
     /// `--max-memory`: 0 means no budget.
     static func maxMemory(_ args: ParsedArguments) -> Int {
         guard let bytes = args.bytes("max-memory") else { return MemoryBudget.defaultBytes }
@@ -335,6 +353,7 @@ enum Commands {
         let operations = scales.isEmpty ? given : scales.flatMap { s in given.map { scaled($0, by: s) } }
         var settings = JobSettings()
         if let q = args.int("quality") { settings.encode.quality = q }
+        try qualitySearch(args, into: &settings.encode)
         if let c = args.int("compression") { settings.encode.compression = c }
         settings.encode.lossless = args.has("lossless")
         if let e = args.int("effort") { settings.encode.effort = e }
@@ -409,6 +428,12 @@ enum Commands {
             }
         }
         warnAboutUnusedOptions(args, outputs: outputs)
+        if settings.encode.targetSSIM != nil || settings.encode.maxBytes != nil,
+           let format = outputs.compactMap(\.format).first(where: { !ImageFormat.taking(.quality).contains($0) }) {
+            let searching = args.has("target-ssim") ? "--target-ssim" : "--max-bytes"
+            throw UsageError(message: "\(searching) searches a quality, which \(format.displayName) has none of; write "
+                             + ImageFormat.names(ImageFormat.taking(.quality), or: true))
+        }
         // The cores no worker uses go to the single images: decode-ahead, split JPEG
         // regions, the encoders' own threads.
         settings.render.threads = args.int("threads") ?? max(1, cores / max(1, min(workers, jobs.count)))
