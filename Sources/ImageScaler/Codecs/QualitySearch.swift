@@ -9,7 +9,8 @@ import Glibc
 /// ends (Illinois regula falsi), or along the last two probes before there is a bracket.
 /// Each probe aims past the predicted crossing, so probes tend to alternate sides: about
 /// 4.25 encodes for --target-ssim on the camera photos, 3.25 for --max-bytes.
-/// Deterministic: the same probes in the same order every run. The image was resampled once; only encode and decode repeat.
+/// Deterministic: the same probes in the same order every run. The image was resampled
+/// once; only encode and decode repeat.
 struct QualitySearch {
     /// The encoder at a quality: the file.
     let encode: (Int) throws -> [UInt8]
