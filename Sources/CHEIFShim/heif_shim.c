@@ -3,6 +3,7 @@
 #include "heif_api.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 struct cheif_reader {
@@ -208,16 +209,21 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
         if (failed(heif_encoder_set_parameter_string(encoder, "chroma", o->chroma == 444 ? "444" : "422"), "chroma", err, errlen))
             goto done;
     }
+    /* More threads than cores gain nothing, and x265 given a pool of hundreds on two
+       cores did not finish in a minute; the bytes do not depend on the count. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = o->threads < 1 ? 1 : o->threads;
+    if (cores > 0 && threads > cores) threads = (int)cores;
     if (o->av1) {
         /* aom codes superblock rows in parallel (row-mt) only from 2 threads, and row-mt
            codes differently: from 2 up the bytes are the same at any count, so never
            fewer. On one core the second thread costs nothing measurable. */
-        heif_encoder_set_parameter_integer(encoder, "threads", o->threads > 2 ? o->threads : 2);
+        heif_encoder_set_parameter_integer(encoder, "threads", threads > 2 ? threads : 2);
     } else {
         /* x265's wavefronts code the same at any pool size; its default pool is every
            core of the machine, whatever the budget. */
         char pools[16];
-        snprintf(pools, sizeof pools, "%d", o->threads > 1 ? o->threads : 1);
+        snprintf(pools, sizeof pools, "%d", threads);
         heif_encoder_set_parameter_string(encoder, "x265:pools", pools);
     }
     if (failed(heif_image_create((int)width, (int)height, heif_colorspace_RGB,
