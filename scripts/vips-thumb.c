@@ -6,6 +6,8 @@
  *   vips-thumb WxH -d DIR INPUT...      each INPUT to DIR/<basename>[Q=85], as vipsthumbnail -o does
  *   vips-thumb Wx OUT INPUT             fit to width W (no crop)
  *   vips-thumb copy OUT INPUT           decode and re-encode whole (OUT may carry options: a.png[filter=all])
+ *
+ * VIPS_THUMB_LINEAR=1 in the environment shrinks in linear light (vipsthumbnail --linear).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +25,10 @@ enum { VIPS_INTERESTING_NONE = 0, VIPS_INTERESTING_CENTRE = 1 };
 
 static int thumb(const char *in, int w, int h, const char *out) {
     VipsImage *image = NULL;
+    int linear = getenv("VIPS_THUMB_LINEAR") != NULL;
     int failed = h > 0
-        ? vips_thumbnail(in, &image, w, "height", h, "crop", VIPS_INTERESTING_CENTRE, NULL)
-        : vips_thumbnail(in, &image, w, "height", 10000000, NULL);
+        ? vips_thumbnail(in, &image, w, "height", h, "crop", VIPS_INTERESTING_CENTRE, "linear", linear, NULL)
+        : vips_thumbnail(in, &image, w, "height", 10000000, "linear", linear, NULL);
     if (!failed) failed = vips_image_write_to_file(image, out, NULL);
     if (image) g_object_unref(image);
     if (failed) fprintf(stderr, "vips-thumb: %s: %s", in, vips_error_buffer());

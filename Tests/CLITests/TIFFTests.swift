@@ -455,11 +455,11 @@ final class TIFFTests: XCTestCase {
         XCTAssertTrue(loop.stderr.contains("IFD looping"), loop.stderr)
         XCTAssertEqual(loop.stderr.split(separator: "\n").count, 1, loop.stderr)
         // A million pages: counted to 65536 and no further, the last page --page reaches
-        // read, each within the second.
+        // read, each in about half a second (2 s allowed: the suite runs two tests at once).
         for args in [["info"], ["fill", "--size", "1x1", "-o", dir + "/one.png"], ["convert", "--page", "65535", "-o", dir + "/far.png"]] {
             let t0 = Date()
             let r = CLI.run(args + [dir + "/million-pages.tif"])
-            if !HostileInputTests.sanitized { XCTAssertLessThan(Date().timeIntervalSince(t0), 1, "\(args): \(r.stderr)") }
+            if !HostileInputTests.sanitized { XCTAssertLessThan(Date().timeIntervalSince(t0), 2, "\(args): \(r.stderr)") }
             if args[0] == "info" { XCTAssertTrue(r.stdout.contains("65536 pages"), r.stdout) }
             XCTAssertEqual(r.status, 0, r.stderr)
         }

@@ -13,3 +13,14 @@ public struct RenderResult: Sendable {
     /// The files the search encoded to choose.
     public var encodes: Int? = nil
 }
+
+extension RenderResult {
+    /// `encoded`'s file and any search's outcome, with the encoder's warnings added to
+    /// the header's.
+    init(_ encoded: ImageFormat.Encoded, size: Size, info: ImageInfo, decodeScale: Int = 1) {
+        var reported = info
+        reported.warnings += encoded.warnings.filter { !reported.warnings.contains($0) }
+        self.init(bytes: encoded.bytes, size: size, info: reported, decodeScale: decodeScale,
+                  quality: encoded.quality, ssim: encoded.ssim, encodes: encoded.encodes)
+    }
+}

@@ -87,10 +87,7 @@ final class OutputSink {
             let final = try Finisher.apply(plan.stages, to: resampler.finish(below: lowerBand?.resampler))
             guard let format else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
             let encoded = try format.encodeReporting(final, palettise: plan.stages.contains(.palettise), options: encoding(final.channels))
-            var reported = info
-            reported.warnings += encoded.warnings.filter { !reported.warnings.contains($0) }
-            return RenderResult(bytes: encoded.bytes, size: final.size, info: reported, decodeScale: plan.resample?.shrink ?? 1,
-                                quality: encoded.quality, ssim: encoded.ssim, encodes: encoded.encodes)
+            return RenderResult(encoded, size: final.size, info: info, decodeScale: plan.resample?.shrink ?? 1)
         }
     }
 

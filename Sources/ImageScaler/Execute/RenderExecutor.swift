@@ -86,9 +86,7 @@ struct RenderExecutor: Sendable {
             let o = outputs[i]
             let encoded = try o.format.encodeReporting(final, palettise: plan.stages.contains(.palettise),
                                                        options: o.encoding(final.channels))
-            var reported = decoded
-            reported.warnings += encoded.warnings.filter { !reported.warnings.contains($0) }
-            results[i] = RenderResult(bytes: encoded.bytes, size: final.size, info: reported, quality: encoded.quality, ssim: encoded.ssim, encodes: encoded.encodes)
+            results[i] = RenderResult(encoded, size: final.size, info: decoded)
         }
         for (i, plan) in plans.enumerated() where plan.path == .recompress {
             // Invariant: `ImageOperation.render` gives every recompress plan its closure.
@@ -106,9 +104,7 @@ struct RenderExecutor: Sendable {
             let narrow = final.narrowed()
             let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains(.palettise),
                                                        options: o.encoding(narrow.channels))
-            var reported = decoded
-            reported.warnings += encoded.warnings.filter { !reported.warnings.contains($0) }
-            results[i] = RenderResult(bytes: encoded.bytes, size: narrow.size, info: reported, quality: encoded.quality, ssim: encoded.ssim, encodes: encoded.encodes)
+            results[i] = RenderResult(encoded, size: narrow.size, info: decoded)
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]

@@ -16,6 +16,9 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case toLinear
     /// Linear light back to sRGB encoding after resampling, at `depth` bits.
     case fromLinear(depth: Int)
+    /// Blocks of `x` by `y` pixels of `box` averaged into one, colour weighted by alpha
+    /// (`BoxReduction`), before the resampler.
+    case reduce(x: Int, y: Int, box: Rect)
     /// The resampler: `filter` over `source` (the decoded image's stored pixels) to `target`.
     case resample(filter: ImageOperation.Filter, source: SamplingRect, target: Size)
     /// Cut out of the decoded image, unscaled (`crop`).
@@ -50,6 +53,7 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .profileTo(let name, let intent): return "colour to \(name) (Little CMS, \(intent) intent)"
         case .toLinear: return "sRGB to linear light (16-bit)"
         case .fromLinear(let depth): return "linear light to sRGB (\(depth)-bit)"
+        case .reduce(let x, let y, let box): return "box average \(x)x\(y) blocks of \(box)"
         case .resample(let filter, let source, let target):
             return "resample \(filter.rawValue) from \(source) to \(target)"
         case .cut(let rect): return "cut \(rect)"

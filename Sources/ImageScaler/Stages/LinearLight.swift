@@ -23,6 +23,9 @@ enum LinearLight {
         return UInt16((min(max(c, 0), 1) * 65535).rounded())
     }
 
+    /// An 8-bit sRGB level -> linear level: `toLinear` of the level widened (v x 257).
+    static let fromEightBits: [UInt16] = (0...255).map { toLinear[$0 * 257] }
+
     /// `image`'s colour channels through `table`.
     static func map(_ image: WideImage, _ table: [UInt16]) -> WideImage {
         var out = image

@@ -104,7 +104,7 @@ enum Commands {
 
     static let sharpenOption = OptionSpec("sharpen", value: "R,P,T", .sharpen,
                                           "Pillow's unsharp mask after resizing, byte for byte: radius, percent, threshold (Pillow's 2,150,3 fill what is left out); alone, a light 0.5,60,2 for downscaled photos. Off by default")
-    static let linearOption = OptionSpec("linear", "resample in linear light (as vipsthumbnail --linear): no darkening of fine detail; decodes at full size, so slower")
+    static let linearOption = OptionSpec("linear", "resample in linear light (as vipsthumbnail --linear): no darkening of fine detail; blocks averaged to 2x the target, then the filter; decodes at full size")
     static let filterOption = OptionSpec("filter", value: "F", .choice(ResampleFilter.allCases.map(\.rawValue)),
                                          "nearest box bilinear hamming bicubic lanczos (default bilinear)")
     static let filterHelp = """
