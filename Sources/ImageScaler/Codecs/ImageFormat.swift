@@ -158,7 +158,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
                 o.quality = q
                 return try rows(image, o)
             }, decode: { try ImageFile.decode($0, options: DecodeOptions()).0 }, image: image,
-               targetSSIM: options.targetSSIM, maxBytes: options.maxBytes)
+               targetSSIM: options.targetSSIM, maxBytes: options.maxBytes, shape: codec.writer?.qualityShape)
             let choice = try search.run()
             return Encoded(bytes: choice.bytes, warnings: choice.warnings, quality: choice.quality, ssim: choice.ssim, encodes: choice.encodes)
         }

@@ -24,5 +24,7 @@ extension CodecDescriptor {
                        settings: { o in
                            ["quality \(o.quality ?? JPEGEncoder.defaultQuality)", o.subsampling.rawValue.map(String.init).joined(separator: ":"),
                             o.progressive ? "progressive" : "baseline"]
-                       }))
+                       },
+                       qualityShape: [0.95, 1.4, 1.85, 2.16, 2.38, 2.55, 2.68, 2.8, 2.89, 2.98, 3.06,
+                                      3.14, 3.22, 3.32, 3.44, 3.56, 3.74, 3.97, 4.31, 4.89, 6.17]))
 }
