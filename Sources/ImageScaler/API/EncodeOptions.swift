@@ -16,6 +16,11 @@ package struct EncodeOptions: Sendable {
     package var flatten: Bool = false
     /// Write PNGs of at most 256 colours as palette images.
     package var palette: Bool = false
+    /// Quantise a palette image to at most this many colours (2-256) when it has more
+    /// (`PaletteQuantizer`); nil: only exact palettes.
+    package var colors: Int? = nil
+    /// Floyd-Steinberg strength of that quantisation, 0-1.
+    package var dither: Double = 1
     /// The bits per sample written.
     package var depth: OutputDepth = .eight
     /// An ICC profile to embed unchanged, or nil for none.

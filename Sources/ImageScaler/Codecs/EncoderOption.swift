@@ -7,6 +7,8 @@ package enum EncoderOption: String, CaseIterable, Sendable {
     case subsampling
     case compression
     case palette
+    case colors
+    case dither
     case lossless
     case effort
 }

@@ -148,7 +148,13 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// (`QualitySearch`) and reported with its score.
     func encodeReporting(_ image: PixelBuffer, palettise: Bool, options: EncodeOptions) throws -> Encoded {
         if palettise, let write = codec.writer?.palette {
-            if let (entries, indices) = Palettizer.palettize(image) { return Encoded(bytes: try write(image.size, entries, indices, options)) }
+            if let (entries, indices) = Palettizer.palettize(image), entries.count / 4 <= options.colors ?? 256 {
+                return Encoded(bytes: try write(image.size, entries, indices, options))
+            }
+            if let colors = options.colors {
+                let (entries, indices) = PaletteQuantizer.quantize(image, colors: colors, dither: options.dither)
+                return Encoded(bytes: try write(image.size, entries, indices, options))
+            }
             let layout = image.hasAlpha ? "RGBA" : "RGB"
             return Encoded(bytes: try rows(image, options), warnings: ["--palette: more than 256 colours, so written as \(layout) \(displayName)"])
         }

@@ -20,7 +20,7 @@ enum Finisher {
             case .pad(let box, let colour): image = image.padded(to: box, on: colour)
             case .flatten(let colour): image = image.flattened(onto: colour)
             case .dropOpaqueAlpha: image = image.droppingOpaqueAlpha()
-            case .inkToRGB, .profileToSRGB, .profileTo, .widen, .toLinear, .fromLinear, .reduce, .resample, .palettise, .recompress: break
+            case .inkToRGB, .profileToSRGB, .profileTo, .widen, .toLinear, .fromLinear, .reduce, .resample, .palettise, .quantise, .recompress: break
             }
         }
         return image

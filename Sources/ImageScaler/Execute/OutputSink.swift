@@ -86,7 +86,7 @@ final class OutputSink {
             try checkComplete(resampler)
             let final = try Finisher.apply(plan.stages, to: resampler.finish(below: lowerBand?.resampler))
             guard let format else { throw EncodeError.incomplete(rows: 0, of: plan.target.height) }
-            let encoded = try format.encodeReporting(final, palettise: plan.stages.contains(.palettise), options: encoding(final.channels))
+            let encoded = try format.encodeReporting(final, palettise: plan.stages.contains { $0.palettes }, options: encoding(final.channels))
             return RenderResult(encoded, size: final.size, info: info, decodeScale: plan.resample?.shrink ?? 1)
         }
     }

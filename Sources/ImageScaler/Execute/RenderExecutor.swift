@@ -84,7 +84,7 @@ struct RenderExecutor: Sendable {
             let (final, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
                                                       splitRegions: splitRegions).image()
             let o = outputs[i]
-            let encoded = try o.format.encodeReporting(final, palettise: plan.stages.contains(.palettise),
+            let encoded = try o.format.encodeReporting(final, palettise: plan.stages.contains { $0.palettes },
                                                        options: o.encoding(final.channels))
             results[i] = RenderResult(encoded, size: final.size, info: decoded)
         }
@@ -102,7 +102,7 @@ struct RenderExecutor: Sendable {
             }
             // Linear light into 8 bits: resampled wide, written narrow.
             let narrow = final.narrowed()
-            let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains(.palettise),
+            let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains { $0.palettes },
                                                        options: o.encoding(narrow.channels))
             results[i] = RenderResult(encoded, size: narrow.size, info: decoded)
         }

@@ -174,8 +174,13 @@ struct RenderPlan {
             memory = dataBytes * 3
         } else {
             self.stages = stages
-            memory = RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
-                                             cropWindow: cropRegion?.1, capabilities: capabilities)
+            // Quantising holds per pixel its packed colour, the histogram's table and
+            // lists, the cut's orderings, the dither weights and the indices.
+            let quantising = stages.contains { if case .quantise = $0 { return true } else { return false } }
+                ? Double(output.width) * Double(output.height) * 48 : 0
+            let needed = Double(RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
+                                                        cropWindow: cropRegion?.1, capabilities: capabilities)) + quantising
+            memory = needed >= Double(Int.max / 2) ? Int.max / 2 : Int(needed)
         }
         self.path = path
     }
@@ -227,7 +232,9 @@ struct RenderPlan {
                 stages.append(.dropOpaqueAlpha)
             }
         }
-        if encode.palette && format.writesPalettes && depth == 8 { stages.append(.palettise) }
+        if encode.palette && format.writesPalettes && depth == 8 {
+            stages.append(encode.colors.map { .quantise(colors: $0, dither: encode.dither) } ?? .palettise)
+        }
         return stages
     }
 

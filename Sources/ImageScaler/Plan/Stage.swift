@@ -35,9 +35,20 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
     case dropOpaqueAlpha
     /// Written as a palette image when it has at most 256 colours.
     case palettise
+    /// Written as a palette image of at most `colors` entries, quantised when it has more
+    /// (`PaletteQuantizer`), dithered at `dither`.
+    case quantise(colors: Int, dither: Double)
     /// Nothing decoded: the input's coded data (a JPEG's DCT coefficients) taken into
     /// the output format as it is (`RenderPlan.Path.recompress`).
     case recompress(ImageFormat)
+
+    /// Whether the stage writes a palette image (`palettise` or `quantise`).
+    var palettes: Bool {
+        switch self {
+        case .palettise, .quantise: return true
+        default: return false
+        }
+    }
 
     /// The mask of a `sharpen` stage.
     var unsharpMask: UnsharpMask? {
@@ -63,6 +74,8 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .flatten(let colour): return "flatten onto \(colour.hex)"
         case .dropOpaqueAlpha: return "drop alpha if opaque"
         case .palettise: return "palette if at most 256 colours"
+        case .quantise(let n, let d):
+            return "palette of at most \(n) colours, quantised if more (dither \(d == d.rounded() ? String(Int(d)) : String(d)))"
         case .recompress(let format): return "recompress the \(format.displayName)'s coded data, nothing decoded"
         }
     }

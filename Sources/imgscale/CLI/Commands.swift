@@ -26,6 +26,8 @@ enum Commands {
         OptionSpec("progressive", "write progressive JPEG"),
         OptionSpec("subsampling", value: "444|422|420", .choice(ChromaSubsampling.allCases.map(\.rawValue)), "JPEG and AVIF chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
+        OptionSpec("colors", value: "N", .int(2...256), "write a PNG palette image of at most N colours (2-256), quantised when it has more (photos, icons, screenshots; alpha kept), as pngquant does"),
+        OptionSpec("dither", value: "D", .number, "Floyd-Steinberg dithering strength of --colors, 0 (none) to 1 (default 1, as pngquant)"),
         OptionSpec("depth", value: "8|16|auto", .choice(OutputDepth.allCases.map(\.rawValue) + ["10"]),
                    "bits per sample written: 16 keeps a 16-bit PNG's samples through every step (PNG output only); auto keeps the input's where the output holds it (default 8)"),
         OptionSpec("flatten", "composite alpha onto --background and write an opaque image, in any format"),
@@ -358,7 +360,17 @@ enum Commands {
         settings.encode.lossless = args.has("lossless")
         if let e = args.int("effort") { settings.encode.effort = e }
         settings.encode.background = background(args)
-        settings.encode.palette = args.has("palette")
+        settings.encode.palette = args.has("palette") || args.has("colors")
+        if let n = args.int("colors") {
+            settings.encode.colors = n
+            // A quantised image is small and compresses well: zlib's best, as pngquant.
+            if !args.has("compression") { settings.encode.compression = 9 }
+        }
+        if let d = args.number("dither") {
+            guard args.has("colors") else { throw UsageError(message: "--dither sets how --colors dithers; give --colors N") }
+            guard d >= 0 && d <= 1 else { throw UsageError(message: "--dither must be from 0 to 1, not '\(args.value("dither") ?? "")'") }
+            settings.encode.dither = d
+        }
         settings.encode.flatten = args.has("flatten")
         if args.value("depth") == "10" {
             // Checked on Debian 12: heif-enc -b 10 aborts in libaom's write_color_config
@@ -424,7 +436,7 @@ enum Commands {
                                  + ImageFormat.names(ImageFormat.sixteenBitFormats, or: true) + " for 16 bits")
             }
             if settings.encode.palette {
-                throw UsageError(message: "--depth 16 and --palette cannot be combined: a palette's colours are 8-bit")
+                throw UsageError(message: "--depth 16 and --\(args.has("colors") ? "colors" : "palette") cannot be combined: a palette's colours are 8-bit")
             }
         }
         warnAboutUnusedOptions(args, outputs: outputs)
