@@ -12,13 +12,16 @@ enum PaletteQuantizer {
     /// k-means rounds after the cut: the last rounds moved little on the test images.
     static let rounds = 3
     /// A pixel's activity (its summed absolute channel differences from its four
-    /// neighbours) up to which it spreads all of its error, and from which none. Chosen
-    /// against pngquant 2.17 on photos, icons and a screenshot: with 16 and 64 the
-    /// wide photo lost 1.4 dB to it; with 8 and 40 every photo gains 0.3-0.6 dB and
-    /// is 2-11% smaller, and a 16-colour gradient still dithers.
+    /// neighbours) up to which it spreads its error in full, and from which none.
+    /// Chosen against pngquant 2.17 on photos, icons and screenshots: with 16 and 64 the
+    /// wide photo lost 1.9 dB to it; with 8 and 40 every image gains 0.3-1.7 dB.
     static let flatActivity: Int32 = 8, busyActivity: Int32 = 40
     /// The squared distance to its entry at or under which a pixel spreads no error.
     static let quietError: Int32 = 2
+    /// The share of an error spread at `--dither 1`, in 1/256ths: 3/4. Spreading all of
+    /// it made a screenshot's gradient bar 30% larger than pngquant's file, and cost
+    /// the wide photo 0.65 dB against it; at 3/4 both are below pngquant's bytes.
+    static let fullStrength: Int32 = 192
 
     static func quantize(_ image: PixelBuffer, colors limit: Int, dither: Double) -> (palette: [UInt8], indices: [UInt8]) {
         let pixels = ColorHistogram.packed(image)
@@ -82,7 +85,8 @@ enum PaletteQuantizer {
     }
 
     /// Each pixel's entry, with error diffusion: 7/16 ahead, 3/16 behind below, 5/16
-    /// below, 1/16 ahead below, scaled by `dither` (in 1/256ths) and carried in 1/16ths.
+    /// below, 1/16 ahead below, scaled by `dither`, the pixel's weight and
+    /// `fullStrength` (each in 1/256ths) and carried in 1/4096ths of a level.
     private static func remap(_ pixels: [UInt32], width: Int, height: Int, palette: [UInt32], dither: Double) -> [UInt8] {
         let nearest = NearestPaletteColor(palette)
         let strength = Int32((min(max(dither, 0), 1) * 256).rounded())
@@ -102,7 +106,7 @@ enum PaletteQuantizer {
         let weights = ditherWeights(pixels, width: width, height: height, flat: flatActivity, busy: busyActivity)
         var memoKeys = [UInt32](repeating: UInt32.max, count: 1 << 14)
         var memoIndex = [UInt8](repeating: 0, count: 1 << 14), memoDistance = [Int32](repeating: 0, count: 1 << 14)
-        // Errors of this row and the next, in 1/16ths, with a pixel of margin each side.
+        // Errors of this row and the next, in 1/4096ths, with a pixel of margin each side.
         var current = [Int32](repeating: 0, count: (width + 2) * 4)
         var next = current
         for y in 0..<height {
@@ -112,12 +116,12 @@ enum PaletteQuantizer {
                 let x = forward ? step : width - 1 - step
                 let c = pixels[y * width + x]
                 let e = (x + 1) * 4
-                // The colour plus the error carried to it, rounded from 1/16ths, and kept
+                // The colour plus the error carried to it, rounded from 1/4096ths, and kept
                 // within a channel's range so a run of errors cannot swing wide.
-                let r = min(max(Int32(c & 255) + (current[e] + 8) >> 4, 0), 255)
-                let g = min(max(Int32(c >> 8 & 255) + (current[e + 1] + 8) >> 4, 0), 255)
-                let b = min(max(Int32(c >> 16 & 255) + (current[e + 2] + 8) >> 4, 0), 255)
-                let a = min(max(Int32(c >> 24) + (current[e + 3] + 8) >> 4, 0), 255)
+                let r = min(max(Int32(c & 255) + (current[e] + 2048) >> 12, 0), 255)
+                let g = min(max(Int32(c >> 8 & 255) + (current[e + 1] + 2048) >> 12, 0), 255)
+                let b = min(max(Int32(c >> 16 & 255) + (current[e + 2] + 2048) >> 12, 0), 255)
+                let a = min(max(Int32(c >> 24) + (current[e + 3] + 2048) >> 12, 0), 255)
                 // Flat areas meet the same colours again and again: a direct-mapped memo
                 // of the (pure) search, keyed by the colour itself.
                 let key = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
@@ -132,10 +136,10 @@ enum PaletteQuantizer {
                 let k = Int(k8)
                 indices[y * width + x] = k8
                 // An error of about a level shows no band to hide: kept, not spread.
-                let w = d <= quietError ? 0 : strength * Int32(weights[y * width + x]) >> 8
+                let w = d <= quietError ? 0 : (((strength * Int32(weights[y * width + x])) >> 8) * fullStrength) >> 8
                 let ahead = forward ? 4 : -4
                 func spread(_ ch: Int, _ v: Int32) {
-                    let err = (v - pal[k * 4 + ch]) * w >> 8
+                    let err = (v - pal[k * 4 + ch]) * w
                     current[e + ahead + ch] += err * 7
                     next[e - ahead + ch] += err * 3
                     next[e + ch] += err * 5
