@@ -119,6 +119,27 @@ final class QuantiseTests: XCTestCase {
                       && plan.stdout.contains("zlib level 9"), plan.stdout)
     }
 
+    /// Noise has as many colours as pixels: the histogram pools them past 2^18, so the
+    /// cut stays bounded (a 9 MP RGBA noise image: 3.1 s and 143 MiB, pngquant 17.5 s).
+    func testNoiseIsPooledAndBounded() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            import numpy as np
+            from PIL import Image
+            Image.fromarray(np.random.default_rng(2).integers(0, 256, (1200, 1500, 4), dtype=np.uint8)).save('noise.png')
+            """, in: dir)
+        let t0 = Date()
+        let r = CLI.run(["convert", "--colors", "256", dir + "/noise.png", "-o", dir + "/out.png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        if !HostileInputTests.sanitized { XCTAssertLessThan(Date().timeIntervalSince(t0), 20) }
+        try python("""
+            import numpy as np
+            from PIL import Image
+            im = Image.open('out.png')
+            assert im.mode == 'P' and len(np.unique(np.asarray(im))) <= 256
+            """, in: dir)
+    }
+
     func testUsageErrors() throws {
         let dir = CLI.tempDir()
         try python("""

@@ -174,10 +174,11 @@ struct RenderPlan {
             memory = dataBytes * 3
         } else {
             self.stages = stages
-            // Quantising holds per pixel its packed colour, the histogram's table and
-            // lists, the cut's orderings, the dither weights and the indices.
+            // Quantising holds per pixel an RGBA copy, its packed colour, the dither weights
+            // and the indices (the histogram is bounded: `ColorHistogram.limit`): a 9 MP
+            // RGBA noise image peaked at 143 MiB.
             let quantising = stages.contains { if case .quantise = $0 { return true } else { return false } }
-                ? Double(output.width) * Double(output.height) * 48 : 0
+                ? Double(output.width) * Double(output.height) * 16 + Double(ColorHistogram.limit) * 64 : 0
             let needed = Double(RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
                                                         cropWindow: cropRegion?.1, capabilities: capabilities)) + quantising
             memory = needed >= Double(Int.max / 2) ? Int.max / 2 : Int(needed)
