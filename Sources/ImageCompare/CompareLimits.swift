@@ -1,8 +1,9 @@
 import ImageScaler
 
 /// When an `ImageDifference` still counts as a match: the one verdict the CLI and
-/// `ImageScalerTesting` share. With `minPSNR` the PSNR decides alone; otherwise the
-/// differing pixels must be within `allowed` (0 by default: any difference fails).
+/// `ImageScalerTesting` share. With `minPSNR` or `minSSIM` those scores decide (each one
+/// given must be reached); otherwise the differing pixels must be within `allowed` (0 by
+/// default: any difference fails).
 public struct CompareLimits: Sendable, Equatable {
     public enum Allowance: Sendable, Equatable {
         case pixels(Int)
@@ -12,14 +13,22 @@ public struct CompareLimits: Sendable, Equatable {
 
     public var allowed: Allowance
     public var minPSNR: Double?
+    /// The lowest `StructuralSimilarity.score` that matches.
+    public var minSSIM: Double?
 
-    public init(allowed: Allowance = .pixels(0), minPSNR: Double? = nil) {
+    public init(allowed: Allowance = .pixels(0), minPSNR: Double? = nil, minSSIM: Double? = nil) {
         self.allowed = allowed
         self.minPSNR = minPSNR
+        self.minSSIM = minSSIM
     }
 
-    public func matches(_ d: ImageDifference) -> Bool {
-        if let minPSNR { return d.psnr >= minPSNR }
+    /// `ssim` is the pair's score, needed when `minSSIM` is set (without it, no match).
+    public func matches(_ d: ImageDifference, ssim: Double? = nil) -> Bool {
+        if minPSNR != nil || minSSIM != nil {
+            if let minPSNR, !(d.psnr >= minPSNR) { return false }
+            if let minSSIM, !((ssim ?? -1) >= minSSIM) { return false }
+            return true
+        }
         switch allowed {
         case .pixels(let n): return d.differingPixels <= n
         case .percent(let p): return Double(d.differingPixels) <= p / 100 * Double(d.comparedPixels)

@@ -10,7 +10,7 @@ import Glibc
 /// Double precision in one fixed order: the same score on every run and machine.
 package enum SSIM {
     /// The Gaussian window's half-width: int(3.5 · 1.5 + 0.5).
-    static let radius = 5
+    package static let radius = 5
 
     /// The 11 weights, summing to 1.
     static let weights: [Double] = {

@@ -207,7 +207,7 @@ enum Commands {
             }),
         CommandSpec(
             name: "compare", summary: "Compare two images, or two directories of them; exit 0 when they match, 1 when they differ.",
-            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N | --threshold T] [--ignore X,Y,W,H] [--mask PATH] [--max-pixels-differ N|P%] [--min-psnr DB] [--diff PATH] [--json] [--junit PATH] [--update missing|failed|all]",
+            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N | --threshold T] [--ignore X,Y,W,H] [--mask PATH] [--max-pixels-differ N|P%] [--min-psnr DB] [--metric ssim] [--min-ssim S] [--diff PATH] [--json] [--junit PATH] [--update missing|failed|all]",
             examples: ["imgscale compare golden.png out.png",
                        "imgscale compare --threshold 0.1 --ignore 0,0,200,40 golden.png screenshot.png --diff diff.png",
                        "imgscale compare --tolerance 2 --max-pixels-differ 0.1% golden.png out.jpg --diff diff.png",
@@ -224,7 +224,10 @@ enum Commands {
             at 16 bits under --tolerance (given in 8-bit levels, scaled by 257; differences and
             mean then in 16-bit units). --ignore rects and the black
             or transparent pixels of a --mask PNG are not compared. PSNR is 10*log10(255^2/MSE)
-            over R, G and B, and A when either image has alpha; 'inf' only when identical. Mean
+            over R, G and B, and A when either image has alpha; 'inf' only when identical.
+            --metric ssim adds SSIM (Wang et al. 2004, Gaussian 11x11, on BT.601 luma of
+            premultiplied RGB on white: scikit-image's) and, in JSON, the box where the local
+            SSIM fell below 0.95 with its mean; --min-ssim S passes pairs scoring at least S. Mean
             is the mean absolute difference over all RGBA samples. The summary line's format is
             stable. --diff is written only when the images differ (images of different sizes on
             the larger canvas). With two directories every image is compared by relative path
@@ -237,6 +240,8 @@ enum Commands {
                       OptionSpec("ignore", value: "X,Y,W,H", .rect, "leave this rect out of the comparison (repeatable)", repeatable: true),
                       OptionSpec("mask", value: "PATH", "an image the size of both: its black or transparent pixels are not compared"),
                       OptionSpec("min-psnr", value: "dB", .number, "match when PSNR >= DB, instead of the pixel count"),
+                      OptionSpec("metric", value: "ssim", .choice(["ssim"]), "also report SSIM (Wang et al., scikit-image's, on BT.601 luma) and where it fell below 0.95"),
+                      OptionSpec("min-ssim", value: "S", .number, "match when SSIM >= S (above 0, at most 1), instead of the pixel count; with --min-psnr both must hold"),
                       OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),
                       OptionSpec("diff", value: "PATH", "write a PNG showing where they differ (a directory for directories)"),
                       OptionSpec("diff-style", value: "overlay|mask|side-by-side", .choice(DiffImage.Style.allCases.map(\.rawValue)),

@@ -46,7 +46,10 @@ struct CompareCommand {
         } else if args.has("antialiasing") {
             throw UsageError(message: "--antialiasing applies to --threshold's perceptual rule; give --threshold too")
         }
-        var limits = CompareLimits(minPSNR: args.number("min-psnr"))
+        var limits = CompareLimits(minPSNR: args.number("min-psnr"), minSSIM: args.number("min-ssim"))
+        if let m = limits.minSSIM, !(m > 0 && m <= 1) {
+            throw UsageError(message: "--min-ssim must be above 0 and at most 1, not '\(args.value("min-ssim") ?? "")'")
+        }
         if let text = args.value("max-pixels-differ") {
             let percent = text.hasSuffix("%")
             let number = percent ? String(text.dropLast()) : text
@@ -275,7 +278,10 @@ struct CompareCommand {
             d = d16
             depth = 16
         }
-        let matches = sameSize && limits.matches(d)
+        // SSIM when asked for, by --metric ssim or a --min-ssim to reach.
+        let ssim = sameSize && (args.value("metric") == "ssim" || limits.minSSIM != nil)
+            ? try? StructuralSimilarity(expected: e, actual: a, comparison: comparison) : nil
+        let matches = sameSize && limits.matches(d, ssim: ssim?.score)
         var j = pairJSON(name, expected, actual)
         j.add("result", matches ? "match" : "differ")
         if !sameSize { j.add("reason", "size") }
@@ -292,6 +298,13 @@ struct CompareCommand {
         j.add("max_difference", d.maxDifference)
         j.add("mean", raw: "\(d.meanDifference)")
         j.add("psnr", raw: d.psnr.isInfinite ? "\"inf\"" : "\(d.psnr)")
+        if let ssim {
+            j.add("ssim", raw: "\(ssim.score)")
+            // Where it got worse: the local SSIM map below 0.95.
+            j.add("ssim_worse", raw: ssim.worse.map { r in
+                "{\"x\":\(r.x),\"y\":\(r.y),\"width\":\(r.width),\"height\":\(r.height),\"mean\":\(ssim.worseMean ?? 0)}"
+            } ?? "null")
+        }
         j.add("bit_depth", depth)
         j.add("limits", raw: limitsJSON())
         var line: String
@@ -304,6 +317,7 @@ struct CompareCommand {
                 line += ", \(d.antialiasedPixels) anti-aliased \(counted ? "counted" : "ignored")"
             }
             line += ", max difference \(d.maxDifference), mean \(format(d.meanDifference, digits: 3)), PSNR \(psnr) dB"
+            if let ssim { line += ", SSIM \(format(ssim.score, digits: 4))" }
             if depth == 16 { line += " (16-bit)" }
         }
         var outcome = Outcome(name: name, expected: expected, actual: actual, status: matches ? .match : .differ, line: line, json: "")
@@ -410,6 +424,7 @@ struct CompareCommand {
         case .percent(let p): j.add("max_pixels_differ", "\(p)%")
         }
         j.add("min_psnr", raw: limits.minPSNR.map { "\($0)" } ?? "null")
+        j.add("min_ssim", raw: limits.minSSIM.map { "\($0)" } ?? "null")
         j.add("ignored_rects", comparison.ignore.count)
         j.add("mask", args.value("mask"))
         return j.text
