@@ -12,12 +12,7 @@ final class QualitySearchTests: XCTestCase {
         let dir = CLI.tempDir()
         try python("""
             import os, subprocess, json
-            import numpy as np
-            from PIL import Image
-            try:
-                from skimage.metrics import structural_similarity
-            except ImportError:
-                raise SystemExit('No module named skimage')
+            \(SkimageSSIM.prelude)
             exe = os.environ['IMGSCALE']
             y, x = np.mgrid[0:300, 0:400]
             rng = np.random.default_rng(3)
@@ -25,14 +20,6 @@ final class QualitySearchTests: XCTestCase {
             Image.fromarray(rgb.clip(0, 255).astype(np.uint8)).save('photo.png')
             alpha = ((np.hypot(x - 200, y - 150) < 120) * 255).astype(np.uint8)
             Image.fromarray(np.dstack([rgb.clip(0, 255).astype(np.uint8), alpha])).save('alpha.png')
-            def luma(path):
-                im = Image.open(path)
-                a = np.asarray(im.convert('RGBA')).astype(float)
-                l = 0.299 * a[..., 0] + 0.587 * a[..., 1] + 0.114 * a[..., 2]
-                w = a[..., 3] / 255
-                return l * w + 255 * (1 - w)
-            def ssim(a, b):
-                return structural_similarity(luma(a), luma(b), gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=255)
             def run(args):
                 r = subprocess.run([exe] + args + ['--report', '-'], capture_output=True, text=True)
                 assert r.returncode == 0, r.stderr

@@ -91,19 +91,9 @@ enum PaletteQuantizer {
         let nearest = NearestPaletteColor(palette)
         let strength = Int32((min(max(dither, 0), 1) * 256).rounded())
         var indices = [UInt8](repeating: 0, count: width * height)
-        if strength == 0 {
-            // Without diffusion each colour maps alone: once per distinct colour.
-            var memo: [UInt32: UInt8] = [:]
-            for (i, c) in pixels.enumerated() {
-                if let k = memo[c] { indices[i] = k; continue }
-                let k = nearest.nearest(Int32(c & 255), Int32(c >> 8 & 255), Int32(c >> 16 & 255), Int32(c >> 24)).index
-                memo[c] = k
-                indices[i] = k
-            }
-            return indices
-        }
         let pal = palette.flatMap { c in [Int32(c & 255), Int32(c >> 8 & 255), Int32(c >> 16 & 255), Int32(c >> 24)] }
-        let weights = ditherWeights(pixels, width: width, height: height, flat: flatActivity, busy: busyActivity)
+        // Without diffusion no error moves: each pixel maps alone, through the memo.
+        let weights = strength == 0 ? [] : ditherWeights(pixels, width: width, height: height, flat: flatActivity, busy: busyActivity)
         var memoKeys = [UInt32](repeating: UInt32.max, count: 1 << 14)
         var memoIndex = [UInt8](repeating: 0, count: 1 << 14), memoDistance = [Int32](repeating: 0, count: 1 << 14)
         // Errors of this row and the next, in 1/4096ths, with a pixel of margin each side.
@@ -136,7 +126,7 @@ enum PaletteQuantizer {
                 let k = Int(k8)
                 indices[y * width + x] = k8
                 // An error of about a level shows no band to hide: kept, not spread.
-                let w = d <= quietError ? 0 : (((strength * Int32(weights[y * width + x])) >> 8) * fullStrength) >> 8
+                let w = strength == 0 || d <= quietError ? 0 : (((strength * Int32(weights[y * width + x])) >> 8) * fullStrength) >> 8
                 let ahead = forward ? 4 : -4
                 func spread(_ ch: Int, _ v: Int32) {
                     let err = (v - pal[k * 4 + ch]) * w

@@ -8,46 +8,69 @@
 struct VarianceCut {
     let palette: [UInt32]
 
+    /// A box's pixel count and per-channel sums of values and squares: all its error,
+    /// spread and mean need. A cut's halves get theirs from the cut's prefix sums.
+    private struct Stats {
+        var weight = 0
+        var sums = [0, 0, 0, 0]
+        var squares = [0, 0, 0, 0]
+
+        /// The squared error about the mean, over the four channels (0 for one colour).
+        func error(colours: Int) -> Double {
+            guard weight > 0, colours > 1 else { return 0 }
+            var e = 0.0
+            for ch in 0..<4 { e += spread(ch) }
+            return e
+        }
+
+        func spread(_ ch: Int) -> Double {
+            Double(squares[ch]) - Double(sums[ch]) * Double(sums[ch]) / Double(weight)
+        }
+
+        mutating func add(_ c: UInt32, count k: Int) {
+            weight += k
+            for ch in 0..<4 {
+                let v = VarianceCut.channel(c, ch)
+                sums[ch] += v * k
+                squares[ch] += v * v * k
+            }
+        }
+
+        func minus(_ other: Stats) -> Stats {
+            var out = self
+            out.weight -= other.weight
+            for ch in 0..<4 { out.sums[ch] -= other.sums[ch]; out.squares[ch] -= other.squares[ch] }
+            return out
+        }
+    }
+
+    private struct Box {
+        var range: Range<Int>
+        var stats: Stats
+        var error: Double { stats.error(colours: range.count) }
+    }
+
+    static func channel(_ c: UInt32, _ k: Int) -> Int { Int(c >> (8 * UInt32(k)) & 255) }
+
     init(_ histogram: ColorHistogram, limit: Int) {
         let n = histogram.colors.count
         var items = Array(0..<n)
         var scratch = [Int](repeating: 0, count: n)
-        func channel(_ c: UInt32, _ k: Int) -> Int { Int(c >> (8 * UInt32(k)) & 255) }
-        struct Box {
-            var range: Range<Int>
-            var error: Double
-        }
-        // Squared error of items[r] about their mean, summed over the four channels.
-        func error(_ r: Range<Int>) -> Double {
-            var w = 0, s = [0, 0, 0, 0], q = [0, 0, 0, 0]
-            for i in r {
-                let c = histogram.colors[items[i]], k = histogram.counts[items[i]]
-                w += k
-                for ch in 0..<4 { let v = channel(c, ch); s[ch] += v * k; q[ch] += v * v * k }
-            }
-            guard w > 0, r.count > 1 else { return 0 }
-            var e = 0.0
-            for ch in 0..<4 { e += Double(q[ch]) - Double(s[ch]) * Double(s[ch]) / Double(w) }
-            return e
-        }
-        var boxes = [Box(range: 0..<n, error: error(0..<n))]
+        let channel = VarianceCut.channel
+        var all = Stats()
+        for i in 0..<n { all.add(histogram.colors[i], count: histogram.counts[i]) }
+        var boxes = [Box(range: 0..<n, stats: all)]
         while boxes.count < limit {
-            var pick = -1
-            for (i, b) in boxes.enumerated() where b.range.count > 1 && b.error > 0 && (pick < 0 || b.error > boxes[pick].error) { pick = i }
+            var pick = -1, pickError = 0.0
+            for (i, b) in boxes.enumerated() {
+                let e = b.error
+                if b.range.count > 1 && e > 0 && (pick < 0 || e > pickError) { pick = i; pickError = e }
+            }
             guard pick >= 0 else { break }
-            let r = boxes[pick].range
+            let r = boxes[pick].range, whole = boxes[pick].stats
             // The channel of widest spread (count-weighted variance).
-            var w = 0, s = [0, 0, 0, 0], q = [0, 0, 0, 0]
-            for i in r {
-                let c = histogram.colors[items[i]], k = histogram.counts[items[i]]
-                w += k
-                for ch in 0..<4 { let v = channel(c, ch); s[ch] += v * k; q[ch] += v * v * k }
-            }
             var axis = 0, spread = -1.0
-            for ch in 0..<4 {
-                let v = Double(q[ch]) - Double(s[ch]) * Double(s[ch]) / Double(w)
-                if v > spread { spread = v; axis = ch }
-            }
+            for ch in 0..<4 where whole.spread(ch) > spread { spread = whole.spread(ch); axis = ch }
             // A counting sort along the axis: stable, so the order stays a function of
             // the histogram alone.
             var starts = [Int](repeating: 0, count: 257)
@@ -60,36 +83,33 @@ struct VarianceCut {
             }
             for (j, i) in r.enumerated() { items[i] = scratch[j] }
             // The cut minimising the halves' summed error, from prefix sums of all channels.
-            var pw = 0, ps = [0, 0, 0, 0], pq = [0, 0, 0, 0]
+            var prefix = Stats(), best = Stats()
             var bestCut = r.lowerBound + 1, bestError = Double.infinity
             for i in r.dropLast() {
-                let c = histogram.colors[items[i]], k = histogram.counts[items[i]]
-                pw += k
-                for ch in 0..<4 { let v = channel(c, ch); ps[ch] += v * k; pq[ch] += v * v * k }
+                let c = histogram.colors[items[i]]
+                prefix.add(c, count: histogram.counts[items[i]])
                 // Only between different values along the axis.
                 guard channel(histogram.colors[items[i + 1]], axis) != channel(c, axis) else { continue }
+                let rest = whole.minus(prefix)
                 var e = 0.0
-                let rw = w - pw
                 for ch in 0..<4 {
-                    e += Double(pq[ch]) - Double(ps[ch]) * Double(ps[ch]) / Double(pw)
-                    let rs = s[ch] - ps[ch], rq = q[ch] - pq[ch]
-                    e += Double(rq) - Double(rs) * Double(rs) / Double(rw)
+                    e += prefix.spread(ch)
+                    e += rest.spread(ch)
                 }
-                if e < bestError { bestError = e; bestCut = i + 1 }
+                if e < bestError { bestError = e; bestCut = i + 1; best = prefix }
             }
-            let left = r.lowerBound..<bestCut, right = bestCut..<r.upperBound
-            boxes[pick] = Box(range: left, error: error(left))
-            boxes.append(Box(range: right, error: error(right)))
+            if bestError == .infinity {
+                // No two values differ along the axis: the first item alone, as before.
+                best = Stats()
+                best.add(histogram.colors[items[r.lowerBound]], count: histogram.counts[items[r.lowerBound]])
+            }
+            boxes[pick] = Box(range: r.lowerBound..<bestCut, stats: best)
+            boxes.append(Box(range: bestCut..<r.upperBound, stats: whole.minus(best)))
         }
         palette = boxes.map { box in
-            var w = 0, s = [0, 0, 0, 0]
-            for i in box.range {
-                let c = histogram.colors[items[i]], k = histogram.counts[items[i]]
-                w += k
-                for ch in 0..<4 { s[ch] += channel(c, ch) * k }
-            }
+            let w = box.stats.weight
             var c: UInt32 = 0
-            for ch in 0..<4 { c |= UInt32((s[ch] + w / 2) / w) << (8 * UInt32(ch)) }
+            for ch in 0..<4 { c |= UInt32((box.stats.sums[ch] + w / 2) / w) << (8 * UInt32(ch)) }
             return c
         }
     }
