@@ -9,6 +9,9 @@ import ImageScaler
 /// expected image's in both, so they score as equal.
 public struct StructuralSimilarity: Sendable, Equatable {
     public static let worseBelow = 0.95
+    /// About the most bytes a pixel costs at once: two luma planes and the map's planes
+    /// of doubles with the blur's temporaries (a 3000x3000 pair measured about 70).
+    public static let bytesPerPixel = 96
 
     public let score: Double
     /// Top-left origin, in the images' pixels; nil when no local score is below `worseBelow`.

@@ -6,18 +6,14 @@ import Foundation
 /// scikit-image's `structural_similarity` (Gaussian σ 1.5, population covariance, range
 /// 255) of the BT.601 luma of premultiplied RGB on white, within 1e-4; the JSON's
 /// `ssim_worse` box holds a damaged patch; ignored pixels score as equal; `--min-ssim`
-/// decides the verdict in pair and directory mode; bad limits are usage errors.
+/// decides the verdict in pair and directory mode; bad limits are usage errors; an SSIM
+/// over the memory budget is refused.
 final class CompareSSIMTests: XCTestCase {
     func testScoresEqualScikitImageAndDecide() throws {
         let dir = CLI.tempDir()
         try python("""
             import os, subprocess, json
-            import numpy as np
-            from PIL import Image
-            try:
-                from skimage.metrics import structural_similarity
-            except ImportError:
-                raise SystemExit('No module named skimage')
+            \(SkimageSSIM.prelude)
             exe = os.environ['IMGSCALE']
             rng = np.random.default_rng(4)
             y, x = np.mgrid[0:120, 0:160]
@@ -31,18 +27,12 @@ final class CompareSSIMTests: XCTestCase {
             for name, im in (('base', base), ('noisy', noisy), ('damaged', damaged)):
                 Image.fromarray(im).save(name + '.png')
             Image.fromarray(alpha, 'RGBA').save('alpha.png'); Image.fromarray(alpha2, 'RGBA').save('alpha2.png')
-            def luma(path):
-                a = np.asarray(Image.open(path).convert('RGBA')).astype(float)
-                w = a[..., 3] / 255
-                return (0.299 * a[..., 0] + 0.587 * a[..., 1] + 0.114 * a[..., 2]) * w + 255 * (1 - w)
-            def ref(a, b):
-                return structural_similarity(luma(a), luma(b), gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=255)
             def run(*args):
                 r = subprocess.run([exe, 'compare', '--json', *args], capture_output=True, text=True)
                 return r.returncode, json.loads(r.stdout.splitlines()[0])
             for a, b in (('base.png', 'noisy.png'), ('base.png', 'damaged.png'), ('alpha.png', 'alpha2.png'), ('base.png', 'base.png')):
                 code, j = run('--metric', 'ssim', a, b)
-                assert abs(j['ssim'] - ref(a, b)) < 1e-4, (a, b, j['ssim'], ref(a, b))
+                assert abs(j['ssim'] - ssim(a, b)) < 1e-4, (a, b, j['ssim'], ssim(a, b))
             # The damaged patch (x 90-119, y 40-59) lies in the box where the local SSIM fell;
             # the window reaches 5 pixels past it.
             code, j = run('--metric', 'ssim', 'base.png', 'damaged.png')
@@ -53,7 +43,7 @@ final class CompareSSIMTests: XCTestCase {
             code, j = run('--metric', 'ssim', '--ignore', '90,40,30,20', 'base.png', 'damaged.png')
             assert j['ssim'] == 1 and j['ssim_worse'] is None and code == 0, j
             # --min-ssim decides alone; with --min-psnr both must hold.
-            s = ref('base.png', 'noisy.png')
+            s = ssim('base.png', 'noisy.png')
             assert run('--min-ssim', str(s - 0.001), 'base.png', 'noisy.png')[0] == 0
             code, j = run('--min-ssim', str(s + 0.001), 'base.png', 'noisy.png')
             assert code == 1 and j['result'] == 'differ' and abs(j['limits']['min_ssim'] - (s + 0.001)) < 1e-9, j
@@ -70,6 +60,10 @@ final class CompareSSIMTests: XCTestCase {
             XCTAssertEqual(r.status, 2, r.stderr)
             XCTAssertTrue(r.stderr.contains("--min-ssim must be"), r.stderr)
         }
+        // Its planes are held to the memory budget: 160x120 at 96 bytes a pixel is over 1 MiB.
+        let over = CLI.run(["compare", "--metric", "ssim", "--max-memory", "1M", dir + "/base.png", dir + "/noisy.png"])
+        XCTAssertEqual(over.status, 2, over.stderr)
+        XCTAssertTrue(over.stderr.contains("SSIM of 160x120 would need about"), over.stderr)
         let line = CLI.run(["compare", "--metric", "ssim", dir + "/base.png", dir + "/noisy.png"])
         XCTAssertTrue(line.stdout.contains(", SSIM 0."), line.stdout)
     }

@@ -278,9 +278,19 @@ struct CompareCommand {
             d = d16
             depth = 16
         }
-        // SSIM when asked for, by --metric ssim or a --min-ssim to reach.
-        let ssim = sameSize && (args.value("metric") == "ssim" || limits.minSSIM != nil)
-            ? try? StructuralSimilarity(expected: e, actual: a, comparison: comparison) : nil
+        // SSIM when asked for, by --metric ssim or a --min-ssim to reach; its planes of
+        // doubles are held to the memory budget as the decodes are.
+        let wantsSSIM = sameSize && (args.value("metric") == "ssim" || limits.minSSIM != nil)
+        let ssimBytes = e.width.multipliedReportingOverflow(by: e.height * StructuralSimilarity.bytesPerPixel)
+        if wantsSSIM, ssimBytes.overflow || ssimBytes.partialValue > decode.maxMemory {
+            let reason = "SSIM of \(e.size) " + ErrorText.describe(DecodeError.overBudget(needed: ssimBytes.overflow ? Int.max : ssimBytes.partialValue,
+                                                                                           budget: decode.maxMemory))
+            var j = pairJSON(name, expected, actual)
+            j.add("result", "error")
+            j.add("error", reason)
+            return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
+        }
+        let ssim = wantsSSIM ? try? StructuralSimilarity(expected: e, actual: a, comparison: comparison) : nil
         let matches = sameSize && limits.matches(d, ssim: ssim?.score)
         var j = pairJSON(name, expected, actual)
         j.add("result", matches ? "match" : "differ")
