@@ -509,6 +509,20 @@ static void write_segment(j_compress_ptr cinfo, int marker, const char *header, 
     }
 }
 
+/* EXIF, ICC and XMP segments, between the frame's start and its first scan. A marker
+   segment holds at most 65533 bytes after its length field. */
+static void write_metadata(j_compress_ptr cinfo, const cjpeg_metadata *metadata) {
+    if (metadata && metadata->exif && metadata->exif_length && metadata->exif_length <= 65533 - 6) {
+        write_segment(cinfo, EXIF_MARKER, "Exif\0", 6, metadata->exif, metadata->exif_length);
+    }
+    if (metadata && metadata->icc && metadata->icc_length) {
+        write_icc(cinfo, metadata->icc, metadata->icc_length);
+    }
+    if (metadata && metadata->xmp && metadata->xmp_length && metadata->xmp_length <= 65533 - XMP_HEADER_LENGTH) {
+        write_segment(cinfo, EXIF_MARKER, XMP_HEADER, XMP_HEADER_LENGTH, metadata->xmp, metadata->xmp_length);
+    }
+}
+
 cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
                                 const cjpeg_encode_options *options, const cjpeg_metadata *metadata,
                                 char *err, size_t err_size) {
@@ -556,16 +570,7 @@ cjpeg_writer *cjpeg_writer_open(uint32_t width, uint32_t height, int channels,
         jpeg_simple_progression(&w->cinfo);
     }
     jpeg_start_compress(&w->cinfo, TRUE);
-    /* A marker segment holds at most 65533 bytes after its length field. */
-    if (metadata && metadata->exif && metadata->exif_length && metadata->exif_length <= 65533 - 6) {
-        write_segment(&w->cinfo, EXIF_MARKER, "Exif\0", 6, metadata->exif, metadata->exif_length);
-    }
-    if (metadata && metadata->icc && metadata->icc_length) {
-        write_icc(&w->cinfo, metadata->icc, metadata->icc_length);
-    }
-    if (metadata && metadata->xmp && metadata->xmp_length && metadata->xmp_length <= 65533 - XMP_HEADER_LENGTH) {
-        write_segment(&w->cinfo, EXIF_MARKER, XMP_HEADER, XMP_HEADER_LENGTH, metadata->xmp, metadata->xmp_length);
-    }
+    write_metadata(&w->cinfo, metadata);
     return w;
 }
 
@@ -598,6 +603,99 @@ void cjpeg_writer_close(cjpeg_writer *w) {
     if (w) {
         writer_destroy(w);
     }
+}
+
+int cjpeg_write_coefficients(uint32_t width, uint32_t height, const cjpeg_coefficients *c,
+                             const cjpeg_metadata *metadata, uint8_t **out, size_t *out_size,
+                             char *err, size_t err_size) {
+    struct jpeg_compress_struct cinfo;
+    shim_error_mgr error;
+    unsigned char *buffer = NULL;
+    unsigned long size = 0;
+    jpeg_scan_info *volatile scans = NULL;
+    init_error(&error);
+    cinfo.err = &error.base;
+    if (setjmp(error.jump)) {
+        /* The memory destination may have moved its buffer without telling `buffer`,
+           so it is left, not freed twice; nothing here fails but an allocation. */
+        copy_message(err, err_size, error.message);
+        jpeg_destroy_compress(&cinfo);
+        free(scans);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &buffer, &size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = c->components;
+    cinfo.in_color_space = c->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_colorspace(&cinfo, c->components == 1 ? JCS_GRAYSCALE : JCS_YCbCr);
+    int max_h = 1, max_v = 1;
+    for (int i = 0; i < c->components; i++) {
+        unsigned table[DCTSIZE2];
+        for (int k = 0; k < DCTSIZE2; k++) {
+            table[k] = c->quant[i][k];
+        }
+        jpeg_add_quant_table(&cinfo, i == 0 ? 0 : 1, table, 100, TRUE);
+        cinfo.comp_info[i].quant_tbl_no = i == 0 ? 0 : 1;
+        cinfo.comp_info[i].h_samp_factor = c->h[i];
+        cinfo.comp_info[i].v_samp_factor = c->v[i];
+        max_h = c->h[i] > max_h ? c->h[i] : max_h;
+        max_v = c->v[i] > max_v ? c->v[i] : max_v;
+    }
+    cinfo.optimize_coding = TRUE;
+    if (c->num_scans < 0) {
+        jpeg_simple_progression(&cinfo);
+    } else if (c->num_scans > 0) {
+        scans = calloc((size_t)c->num_scans, sizeof *scans);
+        if (!scans) {
+            ERREXIT1(&cinfo, JERR_OUT_OF_MEMORY, 0);
+        }
+        for (int s = 0; s < c->num_scans; s++) {
+            const int *f = c->scans + 9 * s;
+            scans[s].comps_in_scan = f[0];
+            for (int k = 0; k < 4; k++) {
+                scans[s].component_index[k] = f[1 + k];
+            }
+            scans[s].Ss = f[5];
+            scans[s].Se = f[6];
+            scans[s].Ah = f[7];
+            scans[s].Al = f[8];
+        }
+        cinfo.scan_info = scans;
+        cinfo.num_scans = c->num_scans;
+    }
+    jvirt_barray_ptr arrays[3];
+    for (int i = 0; i < c->components; i++) {
+        /* libjpeg's own sizes (jcmaster's initial_setup), rounded to whole MCUs. */
+        JDIMENSION wide = (JDIMENSION)(((uint64_t)width * c->h[i] + 8u * max_h - 1) / (8u * max_h));
+        JDIMENSION high = (JDIMENSION)(((uint64_t)height * c->v[i] + 8u * max_v - 1) / (8u * max_v));
+        if (wide != c->width_in_blocks[i] || high != c->height_in_blocks[i]) {
+            copy_message(err, err_size, "coefficient planes do not match the frame");
+            jpeg_destroy_compress(&cinfo);
+            free(scans);
+            return -1;
+        }
+        arrays[i] = (*cinfo.mem->request_virt_barray)((j_common_ptr)&cinfo, JPOOL_IMAGE, TRUE,
+                                                      (wide + c->h[i] - 1) / c->h[i] * c->h[i],
+                                                      (high + c->v[i] - 1) / c->v[i] * c->v[i], (JDIMENSION)c->v[i]);
+    }
+    jpeg_write_coefficients(&cinfo, arrays);
+    for (int i = 0; i < c->components; i++) {
+        for (JDIMENSION y = 0; y < c->height_in_blocks[i]; y++) {
+            JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[i], y, 1, TRUE);
+            memcpy(row[0], c->blocks[i] + (size_t)y * c->width_in_blocks[i] * DCTSIZE2,
+                   (size_t)c->width_in_blocks[i] * sizeof(JBLOCK));
+        }
+    }
+    write_metadata(&cinfo, metadata);
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(scans);
+    *out = buffer;
+    *out_size = size;
+    return 0;
 }
 
 void cjpeg_free(void *p) {

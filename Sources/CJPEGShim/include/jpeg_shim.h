@@ -139,6 +139,28 @@ int cjpeg_writer_write_rows(cjpeg_writer *writer, const uint8_t *pixels, size_t 
 int cjpeg_writer_finish(cjpeg_writer *writer, uint8_t **out, size_t *out_size, char *err, size_t err_size);
 void cjpeg_writer_close(cjpeg_writer *writer);
 
+/* Coefficients quantised by the caller, for cjpeg_write_coefficients: gray (1
+   component) or YCbCr (3). Component i holds width_in_blocks x height_in_blocks blocks
+   row by row, each 64 coefficients in natural order, which libjpeg's own sizes must
+   match; quant[i] is its table in natural order (luma's is table 0, chroma's table 1).
+   scans: num_scans x 9 ints (components in scan, 4 component indexes, Ss, Se, Ah, Al),
+   none for one sequential scan, or -1 scans for libjpeg's own progression. */
+typedef struct {
+    int components;
+    int h[3], v[3];
+    uint32_t width_in_blocks[3], height_in_blocks[3];
+    const int16_t *blocks[3];
+    const uint16_t *quant[3];
+    int num_scans;
+    const int *scans;
+} cjpeg_coefficients;
+
+/* Writes those coefficients as a JPEG with Huffman tables fitted to them; *out as for
+   cjpeg_writer_finish. Returns 0, or -1 with libjpeg's message. */
+int cjpeg_write_coefficients(uint32_t width, uint32_t height, const cjpeg_coefficients *coefficients,
+                             const cjpeg_metadata *metadata, uint8_t **out, size_t *out_size,
+                             char *err, size_t err_size);
+
 void cjpeg_free(void *p);
 
 /* The linked library's version, for `imgscale --version`. */

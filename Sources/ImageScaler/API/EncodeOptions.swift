@@ -11,6 +11,8 @@ package struct EncodeOptions: Sendable {
     package var compression: Int = 6
     package var background: RGBColor = .white
     package var progressive: Bool = false
+    /// JPEG: quantise by rate and distortion and pick the smallest scans (`OptimizingJPEGEncoder`).
+    package var optimize: Bool = false
     package var subsampling: ChromaSubsampling = .s420
     /// Composite alpha onto `background` and write an opaque image, in any format.
     package var flatten: Bool = false

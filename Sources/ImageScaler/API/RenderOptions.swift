@@ -108,6 +108,8 @@ public struct RenderOptions: Sendable {
         public var compression = 6
         /// Progressive JPEG.
         public var progressive = false
+        /// JPEG: smaller files at the same quality (trellis quantisation, scans chosen by size).
+        public var optimize = false
         public var subsampling: RenderOptions.ChromaSubsampling = .s420
         /// PNG palette images for results of at most 256 colours.
         public var palette = false
@@ -150,6 +152,7 @@ public struct RenderOptions: Sendable {
         e.effort = encoding.effort
         e.compression = encoding.compression
         e.progressive = encoding.progressive
+        e.optimize = encoding.optimize
         e.subsampling = encoding.subsampling
         e.palette = encoding.palette
         e.depth = encoding.depth

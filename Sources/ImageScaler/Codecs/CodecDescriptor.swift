@@ -64,6 +64,9 @@ struct CodecDescriptor: Sendable {
         /// A palette image of `size`: RGBA entries and one index byte a pixel, for a format
         /// that stores palettes (the plan's palettise stage); nil: full colour only.
         var palette: (@Sendable (_ size: Size, _ entries: [UInt8], _ indices: [UInt8], EncodeOptions) throws -> [UInt8])? = nil
+        /// Bytes per output pixel the encoder holds until its last row, for these options
+        /// (a JPEG `--optimize` holds every coefficient): counted in the plan's memory.
+        var heldBytesPerPixel: @Sendable (EncodeOptions) -> Int = { _ in 0 }
         /// How SSIM typically rises with the quality: -log(1 - SSIM) at qualities 0, 5,
         /// ..., 100, the mean over the camera photos at two sizes. Photos' curves run
         /// nearly parallel to it (one shift fits each within about 0.1), so one probe

@@ -4,6 +4,7 @@
 package enum EncoderOption: String, CaseIterable, Sendable {
     case quality
     case progressive
+    case optimize
     case subsampling
     case compression
     case palette

@@ -179,8 +179,9 @@ struct RenderPlan {
             // RGBA noise image peaked at 143 MiB.
             let quantising = stages.contains { if case .quantise = $0 { return true } else { return false } }
                 ? Double(output.width) * Double(output.height) * 16 + Double(ColorHistogram.limit) * 64 : 0
+            let encoderHeld = Double(output.width) * Double(output.height) * Double(format?.codec.writer?.heldBytesPerPixel(encode) ?? 0)
             let needed = Double(RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
-                                                        cropWindow: cropRegion?.1, capabilities: capabilities)) + quantising
+                                                        cropWindow: cropRegion?.1, capabilities: capabilities)) + quantising + encoderHeld
             memory = needed >= Double(Int.max / 2) ? Int.max / 2 : Int(needed)
         }
         self.path = path

@@ -24,6 +24,7 @@ enum Commands {
         OptionSpec("compression", value: "N", .int(0...9), "PNG zlib level 0-9 (default 6)"),
         OptionSpec("background", value: "COLOUR", .color, "colour behind alpha in JPEG output, --flatten and fit --pad: RRGGBB, RRGGBBAA, RGB, RGBA, transparent or a CSS name (default ffffff)"),
         OptionSpec("progressive", "write progressive JPEG"),
+        OptionSpec("optimize", "JPEG: a smaller file for the same quality (trellis quantisation, scans chosen by size), as mozjpeg; slower"),
         OptionSpec("subsampling", value: "444|422|420", .choice(ChromaSubsampling.allCases.map(\.rawValue)), "JPEG and AVIF chroma subsampling (default 420)"),
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
         OptionSpec("colors", value: "N", .int(2...256), "write a PNG palette image of at most N colours (2-256), quantised when it has more (photos, icons, screenshots; alpha kept), as pngquant does"),
@@ -393,6 +394,7 @@ enum Commands {
             throw UsageError(message: EncodeError.sharpenedSixteenBits.description)
         }
         settings.encode.progressive = args.has("progressive")
+        settings.encode.optimize = args.has("optimize")
         if let s = args.choice("subsampling", as: ChromaSubsampling.self) { settings.encode.subsampling = s }
         if let m = args.int("max-pixels") { settings.decode.maxPixels = m }
         settings.decode.maxMemory = maxMemory(args)

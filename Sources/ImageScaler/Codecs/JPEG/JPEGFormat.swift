@@ -18,13 +18,19 @@ extension CodecDescriptor {
             let v = Int(cjpeg_version())
             return [("libjpeg-turbo", "\(v / 1_000_000).\(v / 1000 % 1000).\(v % 1000)" + JPEGOwnDecoders.note)]
         },
-        writer: Writer(options: [.quality, .progressive, .subsampling], holdsAlpha: false,
-                       rows: { try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3) },
+        writer: Writer(options: [.quality, .progressive, .optimize, .subsampling], holdsAlpha: false,
+                       rows: {
+                           $3.optimize ? try OptimizingJPEGEncoder(width: $0, height: $1, channels: $2, options: $3) as any RowEncoder
+                               : try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3)
+                       },
                        carriable: { options, _ in JPEGEncoder.carriable(options) },
                        settings: { o in
                            ["quality \(o.quality ?? JPEGEncoder.defaultQuality)", o.subsampling.rawValue.map(String.init).joined(separator: ":"),
-                            o.progressive ? "progressive" : "baseline"]
+                            o.optimize ? "trellis-quantised, scans chosen by size" : o.progressive ? "progressive" : "baseline"]
                        },
+                       // Two bytes a coefficient, in imgscale's planes and in libjpeg's
+                       // arrays: 3 coefficients a pixel at 4:4:4.
+                       heldBytesPerPixel: { $0.optimize ? 12 : 0 },
                        qualityShape: [0.95, 1.4, 1.85, 2.16, 2.38, 2.55, 2.68, 2.8, 2.89, 2.98, 3.06,
                                       3.14, 3.22, 3.32, 3.44, 3.56, 3.74, 3.97, 4.31, 4.89, 6.17]))
 }
