@@ -13,6 +13,9 @@ public struct ImageComparison: Sendable {
         /// `countAntialiased`. Semi-transparent pixels are blended onto white first, as
         /// the PyPI port does (pixelmatch 7's JavaScript blends onto a checkerboard).
         case perceptual(threshold: Double, countAntialiased: Bool)
+        /// Differs when the CIEDE2000 difference of the two colours, laid on white by
+        /// their alpha and taken from sRGB to L*a*b* under D65, exceeds this (`DeltaE2000`).
+        case deltaE(Double)
     }
 
     public var rule: Rule

@@ -132,7 +132,7 @@ public struct ImageDifference: Equatable, Sendable {
         var perceptual = false
         if case .perceptual = comparison.rule { perceptual = true }
         switch comparison.rule {
-        case .tolerance: (maxDelta, countAA) = (0, true)
+        case .tolerance, .deltaE: (maxDelta, countAA) = (0, true)
         case .perceptual(let t, let count): (maxDelta, countAA) = (35215 * t * t, count)
         }
         pa.withUnsafeBufferPointer { p1 in
@@ -165,6 +165,8 @@ public struct ImageDifference: Equatable, Sendable {
                         switch comparison.rule {
                         case .tolerance(let t):
                             differs = pixelMax > t
+                        case .deltaE(let e):
+                            differs = DeltaE2000.difference(img1, img2, k) > e
                         case .perceptual:
                             differs = Pixelmatch.colorDelta(img1, img2, k, k, yOnly: false) > maxDelta
                             if differs, Pixelmatch.antialiased(img1, x, y, width, height, img2)

@@ -28,7 +28,7 @@ final class CompareTests: XCTestCase {
         let differ = CLI.run(["compare", a, b])
         XCTAssertEqual(differ.status, 1)
         XCTAssertEqual(differ.stdout, "differ: 3 pixels, max difference 10, mean 0.128, PSNR 47.02 dB\n")
-        XCTAssertEqual(CLI.run(["compare", a, b, "--tolerance", "5"]).stdout, "differ: 1 pixels, max difference 10, mean 0.128, PSNR 47.02 dB\n")
+        XCTAssertEqual(CLI.run(["compare", a, b, "--tolerance", "5"]).stdout, "differ: 1 pixels differ by more than 5 levels (limit 0), max difference 10, mean 0.128, PSNR 47.02 dB\n")
         XCTAssertEqual(CLI.run(["compare", a, b, "--tolerance", "10"]).status, 0)
         XCTAssertEqual(CLI.run(["compare", a, b, "--max-pixels-differ", "3"]).status, 0)
         XCTAssertEqual(CLI.run(["compare", a, b, "--max-pixels-differ", "2"]).status, 1)

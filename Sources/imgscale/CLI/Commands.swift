@@ -208,7 +208,7 @@ enum Commands {
             }),
         CommandSpec(
             name: "compare", summary: "Compare two images, or two directories of them; exit 0 when they match, 1 when they differ.",
-            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N | --threshold T] [--ignore X,Y,W,H] [--mask PATH] [--max-pixels-differ N|P%] [--min-psnr DB] [--metric ssim] [--min-ssim S] [--diff PATH] [--json] [--junit PATH] [--update missing|failed|all]",
+            usage: "imgscale compare EXPECTED ACTUAL [--tolerance N | --threshold T | --max-delta-e E] [--ignore X,Y,W,H] [--mask PATH] [--max-pixels-differ N|P%] [--min-psnr DB] [--metric ssim] [--min-ssim S] [--diff PATH] [--json] [--junit PATH] [--update missing|failed|all]",
             examples: ["imgscale compare golden.png out.png",
                        "imgscale compare --threshold 0.1 --ignore 0,0,200,40 golden.png screenshot.png --diff diff.png",
                        "imgscale compare --tolerance 2 --max-pixels-differ 0.1% golden.png out.jpg --diff diff.png",
@@ -237,6 +237,7 @@ enum Commands {
             """,
             options: [OptionSpec("tolerance", value: "N", .int(0...255), "channel difference still counted equal (default 0)"),
                       OptionSpec("threshold", value: "T", .number, "perceptual rule: pixelmatch's YIQ threshold 0-1 (0.1 is its default)"),
+                      OptionSpec("max-delta-e", value: "E", .number, "colour rule: a pixel differs when CIEDE2000 (sRGB to L*a*b*, D65) exceeds E (1 is about the least the eye sees)"),
                       OptionSpec("antialiasing", value: "ignore|count", .choice(["ignore", "count"]), "with --threshold: anti-aliased pixels (default ignore)"),
                       OptionSpec("ignore", value: "X,Y,W,H", .rect, "leave this rect out of the comparison (repeatable)", repeatable: true),
                       OptionSpec("mask", value: "PATH", "an image the size of both: its black or transparent pixels are not compared"),

@@ -46,6 +46,13 @@ struct CompareCommand {
         } else if args.has("antialiasing") {
             throw UsageError(message: "--antialiasing applies to --threshold's perceptual rule; give --threshold too")
         }
+        if let e = args.number("max-delta-e") {
+            guard e >= 0 && e.isFinite else { throw UsageError(message: "--max-delta-e must be 0 or more, not '\(args.value("max-delta-e") ?? "")'") }
+            if args.has("tolerance") || args.has("threshold") {
+                throw UsageError(message: "--max-delta-e, --threshold and --tolerance are three rules; give one")
+            }
+            rule = .deltaE(e)
+        }
         var limits = CompareLimits(minPSNR: args.number("min-psnr"), minSSIM: args.number("min-ssim"))
         if let m = limits.minSSIM, !(m > 0 && m <= 1) {
             throw UsageError(message: "--min-ssim must be above 0 and at most 1, not '\(args.value("min-ssim") ?? "")'")
@@ -322,7 +329,9 @@ struct CompareCommand {
             line = "differ: size \(images[0].size) vs \(images[1].size)"
         } else {
             let psnr = d.psnr.isInfinite ? "inf" : format(d.psnr, digits: 2)
-            line = "\(matches ? "match" : "differ"): \(d.differingPixels) pixels"
+            let (clause, decided) = verdict(d, ssim: ssim?.score)
+            j.add("decided_by", raw: "[" + decided.joined(separator: ",") + "]")
+            line = "\(matches ? "match" : "differ"): " + (clause ?? "\(d.differingPixels) pixels")
             if case .perceptual(_, let counted) = comparison.rule {
                 line += ", \(d.antialiasedPixels) anti-aliased \(counted ? "counted" : "ignored")"
             }
@@ -418,6 +427,46 @@ struct CompareCommand {
         return j.text
     }
 
+    /// The limits that decided a pair, named: the clause the line opens with (nil for
+    /// the default rule, any difference failing, which "N pixels" already says) and a
+    /// JSON object per limit (its name, the pair's value, the limit, whether it held).
+    private func verdict(_ d: ImageDifference, ssim: Double?) -> (String?, [String]) {
+        func object(_ limit: String, _ value: String, _ bound: String, _ held: Bool) -> String {
+            "{\"limit\":\"\(limit)\",\"value\":\(value),\"bound\":\(bound),\"held\":\(held)}"
+        }
+        if limits.minPSNR != nil || limits.minSSIM != nil {
+            var parts: [String] = [], objects: [String] = []
+            if let m = limits.minPSNR {
+                let held = d.psnr >= m
+                parts.append("PSNR \(d.psnr.isInfinite ? "inf" : format(d.psnr, digits: 2)) dB \(held ? "reaches" : "is below") the limit \(format(m, digits: 2)) dB")
+                objects.append(object("min_psnr", d.psnr.isInfinite ? "\"inf\"" : "\(d.psnr)", "\(m)", held))
+            }
+            if let m = limits.minSSIM {
+                let s = ssim ?? -1, held = s >= m
+                parts.append("SSIM \(format(s, digits: 4)) \(held ? "reaches" : "is below") the limit \(format(m, digits: 4))")
+                objects.append(object("min_ssim", "\(s)", "\(m)", held))
+            }
+            return (parts.joined(separator: " and ") + "; \(d.differingPixels) pixels", objects)
+        }
+        let allowed: Int, shown: String
+        switch limits.allowed {
+        case .pixels(let n): (allowed, shown) = (n, "\(n)")
+        case .percent(let p):
+            allowed = Int((p / 100 * Double(d.comparedPixels)).rounded(.down))
+            shown = "\(format(p, digits: p == p.rounded() ? 0 : 3))% = \(allowed)"
+        }
+        let by: String
+        switch comparison.rule {
+        case .tolerance(let t): by = t == 0 ? "" : " by more than \(t) level\(t == 1 ? "" : "s")"
+        case .perceptual(let t, _): by = " by more than pixelmatch's threshold \(t)"
+        case .deltaE(let e): by = " by more than ΔE \(format(e, digits: e == e.rounded() ? 1 : 2))"
+        }
+        let held = d.differingPixels <= allowed
+        let object = object("max_pixels_differ", "\(d.differingPixels)", "\(allowed)", held)
+        if case .tolerance(0) = comparison.rule, allowed == 0 { return (nil, [object]) }
+        return ("\(d.differingPixels) pixels differ\(by) (limit \(shown))", [object])
+    }
+
     private func limitsJSON() -> String {
         var j = JSON()
         switch comparison.rule {
@@ -428,6 +477,9 @@ struct CompareCommand {
             j.add("rule", "perceptual")
             j.add("threshold", raw: "\(t)")
             j.add("antialiasing", counted ? "count" : "ignore")
+        case .deltaE(let e):
+            j.add("rule", "delta_e")
+            j.add("max_delta_e", raw: "\(e)")
         }
         switch limits.allowed {
         case .pixels(let n): j.add("max_pixels_differ", n)

@@ -1,0 +1,78 @@
+import XCTest
+@testable import ImageScaler
+
+/// The parts of `--optimize` by hand: the integer DCT against the definition in doubles,
+/// the trellis at λ = 0 (plain rounding) and at a λ no coefficient is worth, and the
+/// Huffman lengths of known counts.
+final class OptimizingJPEGTests: XCTestCase {
+    /// 8 x the orthonormal DCT-II of samples scaled by 4 and centred (ITU T.81 A.3.3).
+    private func reference(_ s: [Int32]) -> [Double] {
+        (0..<64).map { i in
+            let (v, u) = (i / 8, i % 8)
+            var sum = 0.0
+            for y in 0..<8 {
+                for x in 0..<8 {
+                    sum += Double(s[8 * y + x]) / 4 * cos(Double(2 * x + 1) * Double(u) * .pi / 16) * cos(Double(2 * y + 1) * Double(v) * .pi / 16)
+                }
+            }
+            let cu = u == 0 ? 1 / 2.squareRoot() : 1, cv = v == 0 ? 1 / 2.squareRoot() : 1
+            return 8 * 0.25 * cu * cv * sum
+        }
+    }
+
+    func testDCTMatchesTheDefinition() {
+        var rng = SystemRandomNumberGenerator()
+        var out = [Int16](repeating: 0, count: 64)
+        // A flat block is its DC alone: 255 is 508 at scale 4, DC 8 x 8 x 127 = 8128, within
+        // the unit that 13-bit cosines leave (√(1/8) x 2^13 is 2896.3).
+        let flat = [Int32](repeating: 508, count: 64)
+        ForwardDCT.transform(flat, into: &out)
+        XCTAssertLessThanOrEqual(abs(Int(out[0]) - 8128), 1)
+        XCTAssertEqual(out[1...].map { abs($0) }.max(), 0)
+        for _ in 0..<500 {
+            let s = (0..<64).map { _ in Int32.random(in: -512...508, using: &rng) }
+            ForwardDCT.transform(s, into: &out)
+            let r = reference(s)
+            for i in 0..<64 { XCTAssertLessThanOrEqual(abs(Double(out[i]) - r[i]), 1.0, "coefficient \(i)") }
+        }
+    }
+
+    func testTrellisAtZeroLambdaRoundsAndAtHugeLambdaKeepsOnlyDC() {
+        let table = QuantizationTables.standard(quality: 75).luma
+        let counts = [Int](repeating: 10, count: 256)
+        let cost = HuffmanCost(counts: counts, codable: HuffmanCost.acSymbols)
+        let exact = TrellisQuantizer(table: table, cost: cost, lambda: 0)
+        let greedy = TrellisQuantizer(table: table, cost: cost, lambda: 1 << 40)
+        var rng = SystemRandomNumberGenerator()
+        var a = [Int16](repeating: 0, count: 64), b = a, c = a
+        for _ in 0..<500 {
+            // Exactly half a step is a tie the trellis may break the other way: none here.
+            let block = (0..<64).map { i -> Int16 in
+                let v = Int16.random(in: -3000...3000, using: &rng), step = Int16(table[i]) * 8
+                return abs(v) % step == step / 2 ? v + 1 : v
+            }
+            exact.round(block, into: &a)
+            exact.quantize(block, into: &b)
+            XCTAssertEqual(a, b)
+            greedy.quantize(block, into: &c)
+            XCTAssertEqual(c[0], a[0])
+            XCTAssertEqual(c[1...].map { abs($0) }.max(), 0)
+        }
+        // Halves round away from zero: table step 8 x 16 at DC (quality 50's Annex K).
+        let half = TrellisQuantizer(table: QuantizationTables.standard(quality: 50).luma, cost: cost, lambda: 0)
+        var block = [Int16](repeating: 0, count: 64)
+        block[0] = 64
+        block[1] = -44  // step 8 x 11: -0.5 step
+        half.round(block, into: &a)
+        XCTAssertEqual(a[0], 1)
+        XCTAssertEqual(a[1], -1)
+    }
+
+    func testHuffmanLengths() {
+        // Counts 1, 1, 2, 4 (each one more than seen): lengths 3, 3, 2, 1.
+        var counts = [Int](repeating: 0, count: 256)
+        counts[1] = 1; counts[2] = 3
+        let cost = HuffmanCost(counts: counts, codable: [0, 0xF0, 1, 2])
+        XCTAssertEqual([cost.bits[0], cost.bits[0xF0], cost.bits[1], cost.bits[2]], [3, 3, 2, 1])
+    }
+}
