@@ -11,8 +11,8 @@ import ImageScaler
 /// differs or is missing or extra, 2 an image cannot be read (or a usage error).
 struct CompareCommand {
     let args: ParsedArguments
-    let comparison: ImageComparison
-    let limits: CompareLimits
+    var comparison: ImageComparison
+    var limits: CompareLimits
     let decode: DecodeOptions
     let autoOrient: Bool
     let style: DiffImage.Style
@@ -20,7 +20,7 @@ struct CompareCommand {
 
     /// What became of one pair.
     struct Outcome: Sendable {
-        enum Status: String, Sendable { case match, differ, missing, extra, error }
+        enum Status: String, Sendable { case match, differ, missing, extra, error, skipped }
         let name: String
         let expected: String
         let actual: String
@@ -146,7 +146,7 @@ struct CompareCommand {
         writeJUnit([outcome])
         writeHTML([outcome])
         switch outcome.status {
-        case .match: return 0
+        case .match, .skipped: return 0
         case .error: return 2
         default: return 1
         }
@@ -155,10 +155,27 @@ struct CompareCommand {
     /// Every image under both directories, by relative path, `-j` at a time: each
     /// failure gets a line (every pair with --json), then a summary.
     private func runDirectories(_ expectedDir: String, _ actualDir: String) throws -> Int32 {
-        let expected = Set(CompareCommand.images(under: expectedDir))
-        let actual = Set(CompareCommand.images(under: actualDir))
+        let rules: GoldenRules?
+        do {
+            rules = try GoldenRules.load(directory: expectedDir)
+        } catch {
+            // One line, exit 2, nothing compared: a suite must not run under limits nobody wrote.
+            Console.err("imgscale: \(error)")
+            return 2
+        }
+        // The masks the rules name live beside the goldens but are none themselves.
+        let masks = Set(rules?.rules.compactMap(\.mask) ?? [])
+        let expected = Set(CompareCommand.images(under: expectedDir)).subtracting(masks)
+        let actual = Set(CompareCommand.images(under: actualDir)).subtracting(masks)
         let names = expected.union(actual).sorted()
         let diffDir = args.value("diff")
+        let applying = names.map { rules?.matching($0) ?? [] }
+        if let rules {
+            let used = Set(applying.flatMap { $0.map(\.index) })
+            for r in rules.rules where !used.contains(r.index) {
+                Console.err("imgscale: \(FileName.display(rules.path)): warning: rule \(r.index) (match \"\(r.pattern)\") matches no image")
+            }
+        }
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = max(1, min(args.int("jobs") ?? cores, max(names.count, 1)))
         @Sendable func outcome(_ i: Int) -> Outcome {
@@ -172,7 +189,29 @@ struct CompareCommand {
                                json: listingJSON(name, e, a, "extra"))
             }
             CrashGuard.faultForTests(on: name)
-            var o = compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff." + ImageFormat.lossless.fileExtension })
+            var command = self
+            if !applying[i].isEmpty {
+                let skip = applying[i].compactMap(\.skip).last ?? false
+                let numbers = applying[i].map { String($0.index) }.joined(separator: ", ")
+                if skip {
+                    var j = pairJSON(name, e, a)
+                    j.add("result", "skipped")
+                    j.add("rules", raw: "[" + numbers + "]")
+                    let why = applying[i].compactMap(\.reason).last.map { ": " + $0 } ?? ""
+                    return Outcome(name: name, expected: e, actual: a, status: .skipped,
+                                   line: "\(FileName.display(name)): skipped by rule \(numbers) of \(GoldenRules.fileName)\(why)", json: j.text)
+                }
+                do {
+                    try command.apply(applying[i], goldens: expectedDir)
+                } catch {
+                    var j = pairJSON(name, e, a)
+                    j.add("result", "error")
+                    j.add("error", ErrorText.describe(error))
+                    return Outcome(name: name, expected: e, actual: a, status: .error, line: "\(FileName.display(name)): \(ErrorText.describe(error))", json: j.text)
+                }
+            }
+            var o = command.compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff." + ImageFormat.lossless.fileExtension },
+                                    rules: applying[i].map(\.index))
             if o.status != .error { o.line = FileName.display(name) + ": " + o.line }
             return o
         }
@@ -214,10 +253,11 @@ struct CompareCommand {
         }
         writeJUnit(outcomes)
         writeHTML(outcomes)
-        let failed = outcomes.count - (counts[.match] ?? 0)
+        let failed = outcomes.count - (counts[.match] ?? 0) - (counts[.skipped] ?? 0)
         if !json {
             Console.err("imgscale: compared \(outcomes.count): \(counts[.match] ?? 0) match, \(counts[.differ] ?? 0) differ, "
-                        + "\(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable")
+                        + "\(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable"
+                        + ((counts[.skipped] ?? 0) > 0 ? ", \(counts[.skipped]!) skipped by rule" : ""))
         }
         if (counts[.error] ?? 0) > 0 { return 2 }
         return failed > 0 ? 1 : 0
@@ -233,7 +273,27 @@ struct CompareCommand {
     }
 
     /// Decodes and compares one pair; writes its diff (only when it differs).
-    private func compare(name: String, expected: String, actual: String, diff: String?) -> Outcome {
+    /// The rules matching a pair laid over the command line's limits, least specific
+    /// first; a rule's mask is read from the goldens directory.
+    mutating func apply(_ rules: [GoldenRules.Rule], goldens: String) throws {
+        for r in rules {
+            if let rule = r.rule { comparison.rule = rule }
+            if let allowed = r.allowed { limits.allowed = allowed }
+            if let m = r.minPSNR { limits.minPSNR = m }
+            if let m = r.minSSIM { limits.minSSIM = m }
+            if let ignore = r.ignore { comparison.ignore = ignore }
+            if let mask = r.mask {
+                let path = join(goldens, mask)
+                do {
+                    comparison.mask = try ImageCodec.decode(try ImageFile.readImage(path, limit: decode.maxMemory), options: decode).0
+                } catch {
+                    throw GoldenRules.Invalid(message: "the mask of rule \(r.index), \(FileName.display(path)): \(ErrorText.describe(error))")
+                }
+            }
+        }
+    }
+
+    private func compare(name: String, expected: String, actual: String, diff: String?, rules: [Int] = []) -> Outcome {
         let t0 = Console.now()
         var images: [PixelBuffer] = []
         var files: [[UInt8]] = []
@@ -324,6 +384,7 @@ struct CompareCommand {
         }
         j.add("bit_depth", depth)
         j.add("limits", raw: limitsJSON())
+        if !rules.isEmpty { j.add("rules", raw: "[" + rules.map(String.init).joined(separator: ",") + "]") }
         var line: String
         if !sameSize {
             line = "differ: size \(images[0].size) vs \(images[1].size)"
@@ -384,7 +445,7 @@ struct CompareCommand {
         switch mode {
         case "missing": return status == .extra
         case "failed": return status == .differ || status == .extra
-        default: return status != .missing && status != .error
+        default: return status != .missing && status != .error && status != .skipped
         }
     }
 
@@ -505,6 +566,7 @@ struct CompareCommand {
             xml += "    <testcase classname=\"imgscale.compare\" name=\"\(CompareCommand.xml(FileName.display(o.name)))\" time=\"\(time)\""
             switch o.status {
             case .match: xml += "/>\n"
+            case .skipped: xml += ">\n      <skipped message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
             case .error: xml += ">\n      <error message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
             default: xml += ">\n      <failure message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
             }
@@ -523,7 +585,7 @@ struct CompareCommand {
         guard let dir = args.value("html") else { return }
         var counts: [Outcome.Status: Int] = [:]
         for o in outcomes { counts[o.status, default: 0] += 1 }
-        let failures = outcomes.filter { $0.status != .match }
+        let failures = outcomes.filter { $0.status != .match && $0.status != .skipped }
         var h = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>imgscale compare: \(failures.count) of \(outcomes.count) failed</title>

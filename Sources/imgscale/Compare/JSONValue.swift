@@ -1,0 +1,136 @@
+/// A JSON document read from a file strangers may write: objects keep their keys' order,
+/// numbers are doubles, and nesting deeper than `maxDepth` or any malformed byte is an
+/// error naming the offset, never a crash.
+indirect enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    static let maxDepth = 64
+
+    struct ParseError: Error { let message: String }
+
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var reader = Reader(bytes: bytes)
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.at == bytes.count else { throw reader.error("text after the document") }
+        return value
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var at = 0
+
+        func error(_ what: String) -> ParseError { ParseError(message: "\(what) at byte \(at)") }
+
+        mutating func skipSpace() {
+            while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+        }
+
+        mutating func literal(_ word: String, _ value: JSONValue) throws -> JSONValue {
+            let w = Array(word.utf8)
+            guard at + w.count <= bytes.count, Array(bytes[at..<at + w.count]) == w else { throw error("not JSON") }
+            at += w.count
+            return value
+        }
+
+        mutating func value(depth: Int) throws -> JSONValue {
+            guard depth < JSONValue.maxDepth else { throw error("nested deeper than \(JSONValue.maxDepth)") }
+            skipSpace()
+            guard at < bytes.count else { throw error("the document ends early") }
+            switch bytes[at] {
+            case UInt8(ascii: "{"):
+                at += 1
+                var members: [(String, JSONValue)] = []
+                skipSpace()
+                if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                    let key = try string()
+                    skipSpace()
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                    at += 1
+                    members.append((key, try value(depth: depth + 1)))
+                    skipSpace()
+                    guard at < bytes.count else { throw error("the document ends early") }
+                    if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
+                    guard bytes[at] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
+                    at += 1
+                    return .object(members)
+                }
+            case UInt8(ascii: "["):
+                at += 1
+                var items: [JSONValue] = []
+                skipSpace()
+                if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return .array(items) }
+                while true {
+                    items.append(try value(depth: depth + 1))
+                    skipSpace()
+                    guard at < bytes.count else { throw error("the document ends early") }
+                    if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
+                    guard bytes[at] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
+                    at += 1
+                    return .array(items)
+                }
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): return try literal("true", .bool(true))
+            case UInt8(ascii: "f"): return try literal("false", .bool(false))
+            case UInt8(ascii: "n"): return try literal("null", .null)
+            default: return .number(try number())
+            }
+        }
+
+        mutating func number() throws -> Double {
+            let start = at
+            while at < bytes.count, "+-0123456789.eE".utf8.contains(bytes[at]) { at += 1 }
+            guard at > start, let v = Double(String(decoding: bytes[start..<at], as: UTF8.self)), v.isFinite else { throw error("not a number") }
+            return v
+        }
+
+        mutating func string() throws -> String {
+            at += 1
+            var out: [UInt8] = []
+            while at < bytes.count {
+                let c = bytes[at]
+                at += 1
+                if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+                guard c >= 0x20 else { throw error("a control character in a string") }
+                guard c == UInt8(ascii: "\\") else { out.append(c); continue }
+                guard at < bytes.count else { break }
+                let e = bytes[at]
+                at += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard at + 4 <= bytes.count, let u = UInt32(String(decoding: bytes[at..<at + 4], as: UTF8.self), radix: 16) else { throw error("a bad \\u escape") }
+                    at += 4
+                    out.append(contentsOf: Array(String(Unicode.Scalar(u).map(Character.init) ?? "\u{FFFD}").utf8))
+                default: throw error("a bad escape")
+                }
+            }
+            throw error("an unterminated string")
+        }
+    }
+}
