@@ -171,9 +171,11 @@ struct CompareCommand {
         let diffDir = args.value("diff")
         let applying = names.map { rules?.matching($0) ?? [] }
         if let rules {
+            // A rule for no image is a typo or a stale rule: either way nobody's limits.
             let used = Set(applying.flatMap { $0.map(\.index) })
-            for r in rules.rules where !used.contains(r.index) {
-                Console.err("imgscale: \(FileName.display(rules.path)): warning: rule \(r.index) (match \"\(r.pattern)\") matches no image")
+            if let r = rules.rules.first(where: { !used.contains($0.index) }) {
+                Console.err("imgscale: \(FileName.display(rules.path)):\(r.line): rule \(r.index) (match \"\(r.pattern)\") matches no image")
+                return 2
             }
         }
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))

@@ -13,6 +13,8 @@ struct GoldenRules {
 
     struct Rule {
         let index: Int
+        /// Where it begins in the file, for messages.
+        let line: Int
         let pattern: String
         var rule: ImageComparison.Rule?
         var allowed: CompareLimits.Allowance?
@@ -46,8 +48,8 @@ struct GoldenRules {
         func bad(_ what: String) -> Invalid { Invalid(message: "\(FileName.display(path)): \(what)") }
         let bytes: [UInt8]
         do { bytes = try ImageFile.read(path, limit: 1 << 20) } catch { throw bad("cannot be read: \(ErrorText.describe(error)) (a rules file holds at most 1 MiB)") }
-        let document: JSONValue
-        do { document = try JSONValue.parse(bytes) } catch let e as JSONValue.ParseError { throw bad("not JSON: \(e.message)") }
+        let document: JSONValue, lines: [Int]
+        do { (document, lines) = try JSONValue.parseWithLines(bytes) } catch let e as JSONValue.ParseError { throw bad("not JSON: \(e.message)") }
         guard case .object(let top) = document else { throw bad("the file must hold an object with \"rules\"") }
         var list: [JSONValue] = []
         for (key, value) in top {
@@ -64,12 +66,14 @@ struct GoldenRules {
         for (i, item) in list.enumerated() {
             let n = i + 1
             guard case .object(let fields) = item else { throw bad("rule \(n) must be an object") }
+            let line = lines.count == list.count ? lines[i] : 0
+            func badRule(_ what: String) -> Invalid { Invalid(message: "\(FileName.display(path)):\(line): \(what)") }
             guard case .string(let pattern)? = fields.first(where: { $0.0 == "match" })?.1, !pattern.isEmpty else {
-                throw bad("rule \(n) needs \"match\", a glob of relative paths such as \"icons/*.png\"")
+                throw badRule("rule \(n) needs \"match\", a glob of relative paths such as \"icons/*.png\"")
             }
-            var r = Rule(index: n, pattern: pattern)
+            var r = Rule(index: n, line: line, pattern: pattern)
             func number(_ v: JSONValue, _ key: String, _ range: ClosedRange<Double>) throws -> Double {
-                guard case .number(let d) = v, range.contains(d) else { throw bad("rule \(n): \"\(key)\" must be a number from \(range.lowerBound) to \(range.upperBound)") }
+                guard case .number(let d) = v, range.contains(d) else { throw badRule("rule \(n): \"\(key)\" must be a number from \(range.lowerBound) to \(range.upperBound)") }
                 return d
             }
             var rulesGiven: [String] = []
@@ -79,14 +83,14 @@ struct GoldenRules {
                 case "match": break
                 case "tolerance":
                     let t = try number(value, key, 0...255)
-                    guard t == t.rounded() else { throw bad("rule \(n): \"tolerance\" must be a whole number of levels") }
+                    guard t == t.rounded() else { throw badRule("rule \(n): \"tolerance\" must be a whole number of levels") }
                     r.rule = .tolerance(Int(t)); rulesGiven.append(key)
                 case "threshold":
                     r.rule = .perceptual(threshold: try number(value, key, 0...1), countAntialiased: false); rulesGiven.append(key)
                 case "max_delta_e":
                     r.rule = .deltaE(try number(value, key, 0...1000)); rulesGiven.append(key)
                 case "antialiasing":
-                    guard case .string(let s) = value, s == "count" || s == "ignore" else { throw bad("rule \(n): \"antialiasing\" must be \"count\" or \"ignore\"") }
+                    guard case .string(let s) = value, s == "count" || s == "ignore" else { throw badRule("rule \(n): \"antialiasing\" must be \"count\" or \"ignore\"") }
                     antialiasing = s == "count"
                 case "max_pixels_differ":
                     switch value {
@@ -94,43 +98,43 @@ struct GoldenRules {
                     case .string(let s) where s.hasSuffix("%"):
                         guard let p = Double(s.dropLast()), p >= 0, p <= 100 else { fallthrough }
                         r.allowed = .percent(p)
-                    default: throw bad("rule \(n): \"max_pixels_differ\" must be a count or a percentage such as \"0.5%\"")
+                    default: throw badRule("rule \(n): \"max_pixels_differ\" must be a count or a percentage such as \"0.5%\"")
                     }
                 case "min_psnr":
                     r.minPSNR = value == .null ? .some(nil) : .some(try number(value, key, 0...1000))
                 case "min_ssim":
                     if value == .null { r.minSSIM = .some(nil) } else {
                         let s = try number(value, key, 0...1)
-                        guard s > 0 else { throw bad("rule \(n): \"min_ssim\" must be above 0") }
+                        guard s > 0 else { throw badRule("rule \(n): \"min_ssim\" must be above 0") }
                         r.minSSIM = .some(s)
                     }
                 case "ignore":
-                    guard case .array(let rects) = value else { throw bad("rule \(n): \"ignore\" must be a list of [x, y, width, height]") }
+                    guard case .array(let rects) = value else { throw badRule("rule \(n): \"ignore\" must be a list of [x, y, width, height]") }
                     r.ignore = try rects.map { v in
                         guard case .array(let xs) = v, xs.count == 4,
                               case let nums = xs.compactMap({ x -> Int? in if case .number(let d) = x, d >= 0, d == d.rounded(), d < 1e9 { return Int(d) }; return nil }),
                               nums.count == 4, nums[2] > 0, nums[3] > 0 else {
-                            throw bad("rule \(n): each \"ignore\" rect must be [x, y, width, height] in whole pixels")
+                            throw badRule("rule \(n): each \"ignore\" rect must be [x, y, width, height] in whole pixels")
                         }
                         return Rect(x: nums[0], y: nums[1], width: nums[2], height: nums[3])
                     }
                 case "mask":
-                    guard case .string(let m) = value, !m.isEmpty else { throw bad("rule \(n): \"mask\" must be a path relative to the goldens") }
+                    guard case .string(let m) = value, !m.isEmpty else { throw badRule("rule \(n): \"mask\" must be a path relative to the goldens") }
                     r.mask = m
                 case "skip":
-                    guard case .bool(let b) = value else { throw bad("rule \(n): \"skip\" must be true or false") }
+                    guard case .bool(let b) = value else { throw badRule("rule \(n): \"skip\" must be true or false") }
                     r.skip = b
                 case "reason":
-                    guard case .string(let s) = value else { throw bad("rule \(n): \"reason\" must be text") }
+                    guard case .string(let s) = value else { throw badRule("rule \(n): \"reason\" must be text") }
                     r.reason = s
                 default:
-                    throw bad("rule \(n): unknown key \"\(key)\" (known: match, tolerance, threshold, antialiasing, max_delta_e, "
+                    throw badRule("rule \(n): unknown key \"\(key)\" (known: match, tolerance, threshold, antialiasing, max_delta_e, "
                               + "max_pixels_differ, min_psnr, min_ssim, ignore, mask, skip, reason)")
                 }
             }
-            guard rulesGiven.count <= 1 else { throw bad("rule \(n): \(rulesGiven.joined(separator: ", ")) are rules of their own; give one") }
+            guard rulesGiven.count <= 1 else { throw badRule("rule \(n): \(rulesGiven.joined(separator: ", ")) are rules of their own; give one") }
             if let count = antialiasing {
-                guard case .perceptual(let t, _)? = r.rule else { throw bad("rule \(n): \"antialiasing\" applies to \"threshold\"; give it too") }
+                guard case .perceptual(let t, _)? = r.rule else { throw badRule("rule \(n): \"antialiasing\" applies to \"threshold\"; give it too") }
                 r.rule = .perceptual(threshold: t, countAntialiased: count)
             }
             rules.append(r)

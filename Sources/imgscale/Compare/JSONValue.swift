@@ -1,6 +1,6 @@
 /// A JSON document read from a file strangers may write: objects keep their keys' order,
 /// numbers are doubles, and nesting deeper than `maxDepth` or any malformed byte is an
-/// error naming the offset, never a crash.
+/// error naming its line and column, never a crash.
 indirect enum JSONValue: Equatable {
     case null
     case bool(Bool)
@@ -26,18 +26,37 @@ indirect enum JSONValue: Equatable {
     struct ParseError: Error { let message: String }
 
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try parseWithLines(bytes).0
+    }
+
+    /// The document and the line on which each object two levels down begins (the
+    /// items of a list in the top object, such as a rules file's rules), in order.
+    static func parseWithLines(_ bytes: [UInt8]) throws -> (JSONValue, [Int]) {
         var reader = Reader(bytes: bytes)
         let value = try reader.value(depth: 0)
         reader.skipSpace()
         guard reader.at == bytes.count else { throw reader.error("text after the document") }
-        return value
+        return (value, reader.itemStarts.map { Reader.line(bytes, $0).0 })
     }
 
     private struct Reader {
         let bytes: [UInt8]
         var at = 0
+        var itemStarts: [Int] = []
 
-        func error(_ what: String) -> ParseError { ParseError(message: "\(what) at byte \(at)") }
+        /// Line and column (from 1) of a byte offset.
+        static func line(_ bytes: [UInt8], _ offset: Int) -> (Int, Int) {
+            var line = 1, column = 1
+            for b in bytes[..<min(offset, bytes.count)] {
+                if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+            }
+            return (line, column)
+        }
+
+        func error(_ what: String) -> ParseError {
+            let (l, c) = Reader.line(bytes, at)
+            return ParseError(message: "\(what) at line \(l), column \(c)")
+        }
 
         mutating func skipSpace() {
             while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
@@ -56,6 +75,7 @@ indirect enum JSONValue: Equatable {
             guard at < bytes.count else { throw error("the document ends early") }
             switch bytes[at] {
             case UInt8(ascii: "{"):
+                if depth == 2 { itemStarts.append(at) }
                 at += 1
                 var members: [(String, JSONValue)] = []
                 skipSpace()
