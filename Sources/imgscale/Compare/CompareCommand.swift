@@ -20,7 +20,7 @@ struct CompareCommand {
 
     /// What became of one pair.
     struct Outcome: Sendable {
-        enum Status: String, Sendable { case match, differ, missing, extra, error, skipped }
+        enum Status: String, Sendable { case match, differ, missing, extra, error, skipped, pruned }
         let name: String
         let expected: String
         let actual: String
@@ -32,6 +32,10 @@ struct CompareCommand {
         var assets: [String] = []
         /// What a decoder library printed on stderr while this pair was read.
         var printed: String? = nil
+        /// The diff image written for it, if any.
+        var diff: String? = nil
+        /// A match that used more of its allowance than --keep-near-miss.
+        var nearMiss = false
     }
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
@@ -86,6 +90,13 @@ struct CompareCommand {
                 try BatchPlanner.checkSideOutput(path, option: option, inputs: [expected, actual], outputs: [])
                 try CompareCommand.checkOutside(path, option: option, of: [expected, actual], directories: dirs.0 && dirs.1)
             }
+        }
+        if let f = args.number("keep-near-miss") {
+            guard f >= 0 && f < 1 else { throw UsageError(message: "--keep-near-miss must be a fraction from 0 to below 1, not '\(args.value("keep-near-miss") ?? "")'") }
+            guard args.has("diff") else { throw UsageError(message: "--keep-near-miss writes diffs; give --diff PATH (or DIR) too") }
+        }
+        if args.value("update") == "prune" && !(dirs.0 && dirs.1) {
+            throw UsageError(message: "--update prune removes goldens that have no actual image; it takes two directories")
         }
         switch dirs {
         case (true, true): return try command.runDirectories(expected, actual)
@@ -146,7 +157,7 @@ struct CompareCommand {
         writeJUnit([outcome])
         writeHTML([outcome])
         switch outcome.status {
-        case .match, .skipped: return 0
+        case .match, .skipped, .pruned: return 0
         case .error: return 2
         default: return 1
         }
@@ -241,7 +252,9 @@ struct CompareCommand {
         for o in outcomes {
             if let printed = o.printed { Console.err("imgscale: \(FileName.display(o.name)): warning: the decoder printed: \(printed)") }
         }
-        if let mode = args.value("update") {
+        if args.value("update") == "prune" {
+            outcomes = outcomes.map { $0.status == .missing ? prune($0, within: expectedDir) : $0 }
+        } else if let mode = args.value("update") {
             outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0, within: actualDir) : $0 }
         }
         var counts: [Outcome.Status: Int] = [:]
@@ -249,17 +262,18 @@ struct CompareCommand {
             counts[o.status, default: 0] += 1
             if json {
                 Console.out(o.json)
-            } else if o.status != .match {
+            } else if o.status != .match || o.nearMiss {
                 if o.status == .error { Console.err("imgscale: " + o.line) } else { Console.out(o.line) }
             }
         }
         writeJUnit(outcomes)
         writeHTML(outcomes)
-        let failed = outcomes.count - (counts[.match] ?? 0) - (counts[.skipped] ?? 0)
+        let failed = outcomes.count - (counts[.match] ?? 0) - (counts[.skipped] ?? 0) - (counts[.pruned] ?? 0)
         if !json {
             Console.err("imgscale: compared \(outcomes.count): \(counts[.match] ?? 0) match, \(counts[.differ] ?? 0) differ, "
                         + "\(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable"
-                        + ((counts[.skipped] ?? 0) > 0 ? ", \(counts[.skipped]!) skipped by rule" : ""))
+                        + ((counts[.skipped] ?? 0) > 0 ? ", \(counts[.skipped]!) skipped by rule" : "")
+                        + ((counts[.pruned] ?? 0) > 0 ? ", \(counts[.pruned]!) pruned" : ""))
         }
         if (counts[.error] ?? 0) > 0 { return 2 }
         return failed > 0 ? 1 : 0
@@ -402,11 +416,24 @@ struct CompareCommand {
             if let ssim { line += ", SSIM \(format(ssim.score, digits: 4))" }
             if depth == 16 { line += " (16-bit)" }
         }
+        // A pass that used most of what it was allowed: its diff is kept, so creeping
+        // drift shows before it fails.
+        var nearMiss = false
+        if matches, let keep = args.number("keep-near-miss") {
+            let used = allowanceUsed(d, ssim: ssim?.score)
+            if used > keep {
+                nearMiss = true
+                line += " (near miss: \(Int((used * 100).rounded(.down)))% of its allowance)"
+                j.add("near_miss", raw: "\(used)")
+            }
+        }
         var outcome = Outcome(name: name, expected: expected, actual: actual, status: matches ? .match : .differ, line: line, json: "")
-        if !matches, let diff {
+        outcome.nearMiss = nearMiss
+        if !matches || nearMiss, let diff {
             do {
                 try writeDiff(e, a, d, to: diff)
                 j.add(path: "diff", diff)
+                outcome.diff = diff
             } catch {
                 outcome.status = .error
                 outcome.line = "\(FileName.display(diff)): \(ErrorText.describe(error))"
@@ -477,6 +504,29 @@ struct CompareCommand {
         return o
     }
 
+    /// Removes a golden whose actual image is gone, and the directories it leaves empty
+    /// up to the goldens' own; a symlink is removed, never what it points to.
+    private func prune(_ outcome: Outcome, within expectedDir: String) -> Outcome {
+        var o = outcome
+        guard unlink(o.expected) == 0 else {
+            o.status = .error
+            o.line = "\(FileName.display(o.expected)): cannot prune: \(String(cString: strerror(errno)))"
+            return o
+        }
+        Console.err("imgscale: pruned \(FileName.display(o.expected)) (no actual image)")
+        var dir = String(o.expected[..<(o.expected.lastIndex(of: "/") ?? o.expected.startIndex)])
+        let top = expectedDir.hasSuffix("/") ? String(expectedDir.dropLast()) : expectedDir
+        while dir.count > top.count, dir.hasPrefix(top + "/"), rmdir(dir) == 0 {
+            dir = String(dir[..<(dir.lastIndex(of: "/") ?? dir.startIndex)])
+        }
+        o.status = .pruned
+        o.line = "\(FileName.display(o.name)): pruned (no actual image)"
+        var j = pairJSON(o.name, o.expected, o.actual)
+        j.add("result", "pruned")
+        o.json = j.text
+        return o
+    }
+
     private func pairJSON(_ name: String, _ expected: String, _ actual: String) -> JSON {
         var j = JSON()
         j.add(path: "expected", expected)
@@ -488,6 +538,24 @@ struct CompareCommand {
         var j = pairJSON(name, expected, actual)
         j.add("result", result)
         return j.text
+    }
+
+    /// How much of its allowance a passing pair used, 0-1: the differing pixels of those
+    /// allowed; for `--min-psnr` the limit over the PSNR (identical: 0); for `--min-ssim`
+    /// 1 - SSIM over 1 - the limit; the most used where both are given.
+    private func allowanceUsed(_ d: ImageDifference, ssim: Double?) -> Double {
+        if limits.minPSNR != nil || limits.minSSIM != nil {
+            var used = 0.0
+            if let m = limits.minPSNR, d.psnr.isFinite, d.psnr > 0 { used = max(used, m / d.psnr) }
+            if let m = limits.minSSIM, let s = ssim, m < 1 { used = max(used, (1 - s) / (1 - m)) }
+            return used
+        }
+        let allowed: Double
+        switch limits.allowed {
+        case .pixels(let n): allowed = Double(n)
+        case .percent(let p): allowed = (p / 100 * Double(d.comparedPixels)).rounded(.down)
+        }
+        return allowed > 0 ? Double(d.differingPixels) / allowed : 0
     }
 
     /// The limits that decided a pair, named: the clause the line opens with (nil for
@@ -568,9 +636,14 @@ struct CompareCommand {
             xml += "    <testcase classname=\"imgscale.compare\" name=\"\(CompareCommand.xml(FileName.display(o.name)))\" time=\"\(time)\""
             switch o.status {
             case .match: xml += "/>\n"
-            case .skipped: xml += ">\n      <skipped message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
+            case .skipped, .pruned: xml += ">\n      <skipped message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
             case .error: xml += ">\n      <error message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
-            default: xml += ">\n      <failure message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
+            default:
+                // Jenkins' and GitLab's attachment convention: the images beside the failure.
+                let files = [o.expected, o.actual, o.diff].compactMap { $0 }.filter { access($0, F_OK) == 0 }.map(CompareCommand.absolute)
+                let attached = files.map { "[[ATTACHMENT|\(CompareCommand.xml($0))]]" }.joined(separator: "\n")
+                xml += ">\n      <failure message=\"\(CompareCommand.xml(o.line))\">\(CompareCommand.xml(o.line))</failure>\n"
+                    + (files.isEmpty ? "" : "      <system-out>\(attached)</system-out>\n") + "    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
@@ -587,7 +660,7 @@ struct CompareCommand {
         guard let dir = args.value("html") else { return }
         var counts: [Outcome.Status: Int] = [:]
         for o in outcomes { counts[o.status, default: 0] += 1 }
-        let failures = outcomes.filter { $0.status != .match && $0.status != .skipped }
+        let failures = outcomes.filter { ![.match, .skipped, .pruned].contains($0.status) }
         var h = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>imgscale compare: \(failures.count) of \(outcomes.count) failed</title>
@@ -645,6 +718,15 @@ struct CompareCommand {
             }
             return out
         }.joined(separator: "/")
+    }
+
+    /// A path from the working directory, for readers that open it from elsewhere.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(cString: buffer)
+        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 
     static func xml(_ s: String) -> String {

@@ -12,6 +12,8 @@ extension CompareCommand.Outcome: WorkerOutcome {
         w.int(milliseconds)
         w.strings(assets)
         w.string(printed)
+        w.string(diff)
+        w.int(nearMiss ? 1 : 0)
         return w.bytes
     }
 
@@ -23,9 +25,11 @@ extension CompareCommand.Outcome: WorkerOutcome {
         let ms = r.int()
         let assets = r.strings()
         let printed = r.string()
+        let diff = r.string()
+        let nearMiss = r.int() == 1
         guard r.complete else { return nil }
         self.init(name: name, expected: expected, actual: actual, status: status, line: line, json: json,
-                  milliseconds: ms, assets: assets, printed: printed)
+                  milliseconds: ms, assets: assets, printed: printed, diff: diff, nearMiss: nearMiss)
     }
 
     mutating func attach(printed text: String) {
