@@ -114,11 +114,15 @@ final class CompareSafetyTests: XCTestCase {
         let r = CLI.run(["compare", dir + "/gold", dir + "/act", "--html", dir + "/report", "--junit", dir + "/junit.xml", "--json"])
         XCTAssertEqual(r.status, 1, r.stderr)
         let html = try String(contentsOfFile: dir + "/report/index.html", encoding: .utf8)
+        // Each pair's section shows its own three pictures (in every view); no two share one.
         var assets = Set<String>()
-        for line in html.split(separator: "\n") where line.contains("<img src=") {
-            let src = line.split(separator: "\"")[1]
-            XCTAssertTrue(assets.insert(String(src)).inserted, "shared asset \(src)")
-            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/report/" + src), String(src))
+        for section in html.components(separatedBy: "<section ").dropFirst() {
+            let srcs = Set(section.components(separatedBy: "src=\"").dropFirst().map { String($0.split(separator: "\"")[0]) })
+            XCTAssertEqual(srcs.count, 3, section)
+            for src in srcs {
+                XCTAssertTrue(assets.insert(src).inserted, "shared asset \(src)")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/report/" + src), src)
+            }
         }
         XCTAssertEqual(assets.count, names.count * 3)
         for bad in ["\u{202E}", "\u{2028}", "\u{FFFE}"] {

@@ -251,7 +251,7 @@ enum Commands {
                                  "overlay (default), mask (the differences alone) or expected | actual | diff"),
                       OptionSpec("json", "print each result as one JSON object"),
                       OptionSpec("junit", value: "PATH", "write JUnit XML, a test case per image"),
-                      OptionSpec("html", value: "DIR", "write DIR/index.html: a summary, and expected | actual | diff for each failure"),
+                      OptionSpec("html", value: "DIR", "write DIR/index.html, a page for review: failures first, a filter by status, and each failure side by side, as a slider, an onion skin, blinking and its diff"),
                       OptionSpec("update", value: "missing|failed|all|prune", .choice(["missing", "failed", "all", "prune"]),
                                  "copy ACTUAL over EXPECTED: new images, failing ones too, or all; prune: remove goldens with no actual image"),
                       OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "pairs compared at once (default: number of cores)"),

@@ -656,42 +656,91 @@ struct CompareCommand {
 
     /// `--html DIR`: index.html with a summary and, for each failure, the expected,
     /// actual and diff images side by side (PNG copies in DIR/files/).
+    /// `--html DIR`'s index.html: one page with no network, its script and style inline;
+    /// the failures first, a filter by status, and for each failure side by side, a
+    /// slider, an onion skin, blink and the diff, with its line (scores and the limits
+    /// that decided) and the rules applied. Pictures are linked by their mirrored
+    /// relative paths (`reportName`), so no two pairs share one.
     private func writeHTML(_ outcomes: [Outcome]) {
         guard let dir = args.value("html") else { return }
         var counts: [Outcome.Status: Int] = [:]
         for o in outcomes { counts[o.status, default: 0] += 1 }
-        let failures = outcomes.filter { ![.match, .skipped, .pruned].contains($0.status) }
+        let passing: Set<Outcome.Status> = [.match, .skipped, .pruned]
+        let failures = outcomes.filter { !passing.contains($0.status) }
+        let ordered = failures + outcomes.filter { passing.contains($0.status) }
+        let x = CompareCommand.xml
         var h = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>imgscale compare: \(failures.count) of \(outcomes.count) failed</title>
         <style>
         body { font: 14px system-ui, sans-serif; margin: 16px; background: #fafafa; }
-        .failure { margin: 16px 0; padding: 8px; background: #fff; border: 1px solid #ddd; }
-        .failure h2 { font-size: 15px; margin: 0 0 4px; }
-        .images { display: flex; gap: 8px; }
-        figure { margin: 0; } figcaption { color: #555; }
-        img { max-width: 380px; image-rendering: pixelated; border: 1px solid #ccc;
+        .pair { margin: 12px 0; padding: 8px; background: #fff; border: 1px solid #ddd; }
+        .pair h2 { font-size: 15px; margin: 0 0 4px; }
+        .pair[data-status=match], .pair[data-status=skipped], .pair[data-status=pruned] { padding: 2px 8px; }
+        .views button { margin: 4px 4px 8px 0; } .views button.on { font-weight: bold; }
+        .side { display: flex; gap: 8px; } figure { margin: 0; } figcaption { color: #555; }
+        img { width: 256px; height: auto; image-rendering: pixelated; border: 1px solid #ccc;
               background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
-        .match { color: #070; } .fail { color: #b00; }
+        .stack { position: relative; display: inline-block; } .stack img.top { position: absolute; left: 0; top: 0; }
+        .match { color: #070; } .fail { color: #b00; } .rules { color: #555; }
         </style></head><body>
         <h1>imgscale compare</h1>
-        <p class="\(failures.isEmpty ? "match" : "fail")">\(outcomes.count) compared: \(counts[.match] ?? 0) match,
-        \(counts[.differ] ?? 0) differ, \(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable</p>
+        <p id="summary" class="\(failures.isEmpty ? "match" : "fail")"><span id="failed">\(failures.count)</span> of \(outcomes.count) failed:
+        \(counts[.match] ?? 0) match, \(counts[.differ] ?? 0) differ, \(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra,
+        \(counts[.error] ?? 0) unreadable, \(counts[.skipped] ?? 0) skipped, \(counts[.pruned] ?? 0) pruned</p>
+        <div id="filter">Show:
 
         """
-        for o in failures {
-            h += "<section class=\"failure\" id=\"\(CompareCommand.xml(CompareCommand.reportName(o.name)))\">\n"
-            h += "<h2>\(CompareCommand.xml(FileName.display(o.name))): \(o.status.rawValue)</h2>\n<p>\(CompareCommand.xml(o.line))</p>\n"
-            if !o.assets.isEmpty {
-                h += "<div class=\"images\">\n"
-                for (caption, asset) in zip(["expected", "actual", "diff"], o.assets) {
-                    h += "<figure><img src=\"\(CompareCommand.xml(asset))\" alt=\"\(caption)\"><figcaption>\(caption)</figcaption></figure>\n"
-                }
-                h += "</div>\n"
+        for status in ["differ", "missing", "extra", "error", "match", "skipped", "pruned"] {
+            let n = outcomes.filter { $0.status.rawValue == status }.count
+            guard n > 0 else { continue }
+            let on = !["match", "skipped", "pruned"].contains(status)
+            h += "<label><input type=\"checkbox\" data-status=\"\(status)\"\(on ? " checked" : "")> \(status) (\(n))</label>\n"
+        }
+        h += "</div>\n"
+        for o in ordered {
+            let shown = !passing.contains(o.status)
+            h += "<section class=\"pair\" data-status=\"\(o.status.rawValue)\" id=\"\(x(CompareCommand.reportName(o.name)))\"\(shown ? "" : " hidden")>\n"
+            h += "<h2>\(x(FileName.display(o.name))): \(o.status.rawValue)</h2>\n<p class=\"line\">\(x(o.line))</p>\n"
+            if let r = o.json.firstRange(of: "\"rules\":["), let end = o.json[r.upperBound...].firstIndex(of: "]") {
+                h += "<p class=\"rules\">rules of \(GoldenRules.fileName): \(x(String(o.json[r.upperBound..<end])))</p>\n"
+            }
+            if o.assets.count == 3 {
+                let (e, a, d) = (x(o.assets[0]), x(o.assets[1]), x(o.assets[2]))
+                h += """
+                <div class="views"><button class="on" data-view="side">side by side</button><button data-view="slider">slider</button><button data-view="onion">onion skin</button><button data-view="blink">blink</button><button data-view="diff">diff</button></div>
+                <div class="view side" data-view="side"><figure><img src="\(e)" alt="expected"><figcaption>expected</figcaption></figure><figure><img src="\(a)" alt="actual"><figcaption>actual</figcaption></figure><figure><img src="\(d)" alt="diff"><figcaption>diff</figcaption></figure></div>
+                <div class="view" data-view="slider" hidden><div class="stack"><img src="\(e)" alt="expected"><img class="top" src="\(a)" alt="actual" style="clip-path: inset(0 0 0 50%)"></div><br><input type="range" class="slide" min="0" max="100" value="50" aria-label="expected | actual"></div>
+                <div class="view" data-view="onion" hidden><div class="stack"><img src="\(e)" alt="expected"><img class="top" src="\(a)" alt="actual" style="opacity: 0.5"></div><br><input type="range" class="fade" min="0" max="100" value="50" aria-label="actual's opacity"></div>
+                <div class="view" data-view="blink" hidden><div class="stack"><img src="\(e)" alt="expected"><img class="top blinker" src="\(a)" alt="actual"></div></div>
+                <div class="view" data-view="diff" hidden><img src="\(d)" alt="diff"></div>
+
+                """
             }
             h += "</section>\n"
         }
-        h += "</body></html>\n"
+        h += """
+        <script>
+        document.querySelectorAll('#filter input').forEach(box => box.addEventListener('change', () => {
+          document.querySelectorAll('.pair[data-status="' + box.dataset.status + '"]').forEach(p => { p.hidden = !box.checked; });
+        }));
+        document.querySelectorAll('.pair').forEach(pair => {
+          pair.querySelectorAll('.views button').forEach(b => b.addEventListener('click', () => {
+            pair.querySelectorAll('.views button').forEach(o => o.classList.toggle('on', o === b));
+            pair.querySelectorAll('.view').forEach(v => { v.hidden = v.dataset.view !== b.dataset.view; });
+          }));
+          pair.querySelectorAll('.slide').forEach(r => r.addEventListener('input', () => {
+            r.parentElement.querySelector('img.top').style.clipPath = 'inset(0 0 0 ' + r.value + '%)';
+          }));
+          pair.querySelectorAll('.fade').forEach(r => r.addEventListener('input', () => {
+            r.parentElement.querySelector('img.top').style.opacity = r.value / 100;
+          }));
+        });
+        setInterval(() => document.querySelectorAll('.blinker').forEach(i => { i.style.visibility = i.style.visibility === 'hidden' ? 'visible' : 'hidden'; }), 500);
+        </script>
+        </body></html>
+
+        """
         do {
             try ImageFile.makeDirectory(dir)
             try ImageFile.write(Array(h.utf8), to: join(dir, "index.html"))
