@@ -78,25 +78,41 @@ public struct PixelBuffer: Equatable, Sendable {
     }
 
     /// The same pixels as RGBA: gray is replicated, missing alpha is 255.
-    public func rgba() -> [UInt8] {
+    public func rgba() -> [UInt8] { rgba(rows: nil) }
+
+    /// As `rgba()`, but only the rows where `rows` is true are converted (the others are
+    /// zero): a comparison converts only the rows that differ.
+    public func rgba(rows: [Bool]?) -> [UInt8] {
         if channels == 4 { return pixels }
-        var out = [UInt8](repeating: 255, count: width * height * 4)
         let c = channels
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<(width * height) {
-                    let s = i * c, d = i * 4
-                    switch c {
-                    case 1:
-                        dst[d] = src[s]; dst[d + 1] = src[s]; dst[d + 2] = src[s]
-                    case 2:
-                        dst[d] = src[s]; dst[d + 1] = src[s]; dst[d + 2] = src[s]; dst[d + 3] = src[s + 1]
-                    default:
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                    }
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            pixels.withUnsafeBufferPointer { p in
+              for y in 0..<(rows == nil ? 1 : height) {
+                let n = rows == nil ? width * height : width
+                let s = p.baseAddress! + (rows == nil ? 0 : y * width * c)
+                let d = buffer.baseAddress! + (rows == nil ? 0 : y * width * 4)
+                if let rows, !rows[y] {
+                    d.initialize(repeating: 0, count: width * 4)
+                    continue
                 }
+                // One loop a layout, not a branch a pixel: this runs for every compared image.
+                switch c {
+                case 1:
+                    for i in 0..<n { let v = s[i]; d[4 * i] = v; d[4 * i + 1] = v; d[4 * i + 2] = v; d[4 * i + 3] = 255 }
+                case 2:
+                    for i in 0..<n { let v = s[2 * i]; d[4 * i] = v; d[4 * i + 1] = v; d[4 * i + 2] = v; d[4 * i + 3] = s[2 * i + 1] }
+                default:
+                    // Four bytes read for three, one word written: all but the last pixel.
+                    let words = UnsafeMutableRawPointer(d)
+                    for i in 0..<max(n - 1, 0) {
+                        let v = UnsafeRawPointer(s + 3 * i).loadUnaligned(as: UInt32.self)
+                        words.storeBytes(of: (UInt32(littleEndian: v) | 0xFF00_0000).littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+                    }
+                    if n > 0 { let i = n - 1; d[4 * i] = s[3 * i]; d[4 * i + 1] = s[3 * i + 1]; d[4 * i + 2] = s[3 * i + 2]; d[4 * i + 3] = 255 }
+                }
+              }
             }
+            count = width * height * 4
         }
-        return out
     }
 }

@@ -250,6 +250,7 @@ enum Commands {
                       OptionSpec("diff-style", value: "overlay|mask|side-by-side", .choice(DiffImage.Style.allCases.map(\.rawValue)),
                                  "overlay (default), mask (the differences alone) or expected | actual | diff"),
                       OptionSpec("json", "print each result as one JSON object"),
+                      OptionSpec("server", "read {\"expected\", \"actual\", \"diff\"?, \"options\"?} requests a line from stdin, answer each with its JSON line, in order, until EOF"),
                       OptionSpec("junit", value: "PATH", "write JUnit XML, a test case per image"),
                       OptionSpec("html", value: "DIR", "write DIR/index.html, a page for review: failures first, a filter by status, and each failure side by side, as a slider, an onion skin, blinking and its diff"),
                       OptionSpec("update", value: "missing|failed|all|prune", .choice(["missing", "failed", "all", "prune"]),

@@ -39,7 +39,7 @@ struct CompareCommand {
     }
 
     static func run(_ args: ParsedArguments) throws -> Int32 {
-        guard args.positionals.count == 2 else {
+        guard args.positionals.count == 2 || args.has("server") else {
             throw UsageError(message: "compare needs exactly two images (or two directories), EXPECTED and ACTUAL; got \(args.positionals.count)")
         }
         var rule = ImageComparison.Rule.tolerance(args.int("tolerance") ?? 0)
@@ -83,6 +83,14 @@ struct CompareCommand {
         let command = CompareCommand(args: args, comparison: comparison, limits: limits, decode: decode,
                                      autoOrient: !args.has("no-auto-orient"),
                                      style: args.choice("diff-style", as: DiffImage.Style.self) ?? .overlay, json: args.has("json"))
+        if args.has("server") {
+            guard args.positionals.isEmpty else { throw UsageError(message: "--server reads its pairs from stdin, one JSON request a line; give no paths") }
+            for option in ["diff", "junit", "html", "update", "keep-near-miss"] where args.has(option) {
+                throw UsageError(message: "--\(option) does not apply to --server: a request may name its own \"diff\"")
+            }
+            let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            return CompareServer(command: command, width: max(1, args.int("jobs") ?? cores)).run()
+        }
         let (expected, actual) = (args.positionals[0], args.positionals[1])
         let dirs = (isDirectory(expected), isDirectory(actual))
         for option in ["diff", "junit", "html"] {
@@ -309,7 +317,7 @@ struct CompareCommand {
         }
     }
 
-    private func compare(name: String, expected: String, actual: String, diff: String?, rules: [Int] = []) -> Outcome {
+    func compare(name: String, expected: String, actual: String, diff: String?, rules: [Int] = []) -> Outcome {
         let t0 = Console.now()
         var images: [PixelBuffer] = []
         var files: [[UInt8]] = []

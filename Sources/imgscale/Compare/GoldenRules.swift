@@ -71,75 +71,82 @@ struct GoldenRules {
             guard case .string(let pattern)? = fields.first(where: { $0.0 == "match" })?.1, !pattern.isEmpty else {
                 throw badRule("rule \(n) needs \"match\", a glob of relative paths such as \"icons/*.png\"")
             }
-            var r = Rule(index: n, line: line, pattern: pattern)
-            func number(_ v: JSONValue, _ key: String, _ range: ClosedRange<Double>) throws -> Double {
-                guard case .number(let d) = v, range.contains(d) else { throw badRule("rule \(n): \"\(key)\" must be a number from \(range.lowerBound) to \(range.upperBound)") }
-                return d
-            }
-            var rulesGiven: [String] = []
-            var antialiasing: Bool? = nil
-            for (key, value) in fields {
-                switch key {
-                case "match": break
-                case "tolerance":
-                    let t = try number(value, key, 0...255)
-                    guard t == t.rounded() else { throw badRule("rule \(n): \"tolerance\" must be a whole number of levels") }
-                    r.rule = .tolerance(Int(t)); rulesGiven.append(key)
-                case "threshold":
-                    r.rule = .perceptual(threshold: try number(value, key, 0...1), countAntialiased: false); rulesGiven.append(key)
-                case "max_delta_e":
-                    r.rule = .deltaE(try number(value, key, 0...1000)); rulesGiven.append(key)
-                case "antialiasing":
-                    guard case .string(let s) = value, s == "count" || s == "ignore" else { throw badRule("rule \(n): \"antialiasing\" must be \"count\" or \"ignore\"") }
-                    antialiasing = s == "count"
-                case "max_pixels_differ":
-                    switch value {
-                    case .number(let d) where d >= 0 && d == d.rounded() && d < 0x1p62: r.allowed = .pixels(Int(d))
-                    case .string(let s) where s.hasSuffix("%"):
-                        guard let p = Double(s.dropLast()), p >= 0, p <= 100 else { fallthrough }
-                        r.allowed = .percent(p)
-                    default: throw badRule("rule \(n): \"max_pixels_differ\" must be a count or a percentage such as \"0.5%\"")
-                    }
-                case "min_psnr":
-                    r.minPSNR = value == .null ? .some(nil) : .some(try number(value, key, 0...1000))
-                case "min_ssim":
-                    if value == .null { r.minSSIM = .some(nil) } else {
-                        let s = try number(value, key, 0...1)
-                        guard s > 0 else { throw badRule("rule \(n): \"min_ssim\" must be above 0") }
-                        r.minSSIM = .some(s)
-                    }
-                case "ignore":
-                    guard case .array(let rects) = value else { throw badRule("rule \(n): \"ignore\" must be a list of [x, y, width, height]") }
-                    r.ignore = try rects.map { v in
-                        guard case .array(let xs) = v, xs.count == 4,
-                              case let nums = xs.compactMap({ x -> Int? in if case .number(let d) = x, d >= 0, d == d.rounded(), d < 1e9 { return Int(d) }; return nil }),
-                              nums.count == 4, nums[2] > 0, nums[3] > 0 else {
-                            throw badRule("rule \(n): each \"ignore\" rect must be [x, y, width, height] in whole pixels")
-                        }
-                        return Rect(x: nums[0], y: nums[1], width: nums[2], height: nums[3])
-                    }
-                case "mask":
-                    guard case .string(let m) = value, !m.isEmpty else { throw badRule("rule \(n): \"mask\" must be a path relative to the goldens") }
-                    r.mask = m
-                case "skip":
-                    guard case .bool(let b) = value else { throw badRule("rule \(n): \"skip\" must be true or false") }
-                    r.skip = b
-                case "reason":
-                    guard case .string(let s) = value else { throw badRule("rule \(n): \"reason\" must be text") }
-                    r.reason = s
-                default:
-                    throw badRule("rule \(n): unknown key \"\(key)\" (known: match, tolerance, threshold, antialiasing, max_delta_e, "
-                              + "max_pixels_differ, min_psnr, min_ssim, ignore, mask, skip, reason)")
-                }
-            }
-            guard rulesGiven.count <= 1 else { throw badRule("rule \(n): \(rulesGiven.joined(separator: ", ")) are rules of their own; give one") }
-            if let count = antialiasing {
-                guard case .perceptual(let t, _)? = r.rule else { throw badRule("rule \(n): \"antialiasing\" applies to \"threshold\"; give it too") }
-                r.rule = .perceptual(threshold: t, countAntialiased: count)
-            }
-            rules.append(r)
+            rules.append(try rule(fields, index: n, line: line, pattern: pattern, label: "rule \(n)", fail: badRule))
         }
         return GoldenRules(rules: rules, path: path)
+    }
+
+    /// One rule's settings from its JSON object (a rules file's rule, or a server
+    /// request's options); `label` names it in messages, `allowing` the keys the caller
+    /// reads itself.
+    static func rule(_ fields: [(String, JSONValue)], index: Int, line: Int, pattern: String, label: String,
+                     allowing: Set<String> = ["match"], fail: (String) -> Invalid) throws -> Rule {
+        var r = Rule(index: index, line: line, pattern: pattern)
+        func number(_ v: JSONValue, _ key: String, _ range: ClosedRange<Double>) throws -> Double {
+            guard case .number(let d) = v, range.contains(d) else { throw fail("\(label): \"\(key)\" must be a number from \(range.lowerBound) to \(range.upperBound)") }
+            return d
+        }
+        var rulesGiven: [String] = []
+        var antialiasing: Bool? = nil
+        for (key, value) in fields where !allowing.contains(key) {
+            switch key {
+            case "tolerance":
+                let t = try number(value, key, 0...255)
+                guard t == t.rounded() else { throw fail("\(label): \"tolerance\" must be a whole number of levels") }
+                r.rule = .tolerance(Int(t)); rulesGiven.append(key)
+            case "threshold":
+                r.rule = .perceptual(threshold: try number(value, key, 0...1), countAntialiased: false); rulesGiven.append(key)
+            case "max_delta_e":
+                r.rule = .deltaE(try number(value, key, 0...1000)); rulesGiven.append(key)
+            case "antialiasing":
+                guard case .string(let s) = value, s == "count" || s == "ignore" else { throw fail("\(label): \"antialiasing\" must be \"count\" or \"ignore\"") }
+                antialiasing = s == "count"
+            case "max_pixels_differ":
+                switch value {
+                case .number(let d) where d >= 0 && d == d.rounded() && d < 0x1p62: r.allowed = .pixels(Int(d))
+                case .string(let s) where s.hasSuffix("%"):
+                    guard let p = Double(s.dropLast()), p >= 0, p <= 100 else { fallthrough }
+                    r.allowed = .percent(p)
+                default: throw fail("\(label): \"max_pixels_differ\" must be a count or a percentage such as \"0.5%\"")
+                }
+            case "min_psnr":
+                r.minPSNR = value == .null ? .some(nil) : .some(try number(value, key, 0...1000))
+            case "min_ssim":
+                if value == .null { r.minSSIM = .some(nil) } else {
+                    let s = try number(value, key, 0...1)
+                    guard s > 0 else { throw fail("\(label): \"min_ssim\" must be above 0") }
+                    r.minSSIM = .some(s)
+                }
+            case "ignore":
+                guard case .array(let rects) = value else { throw fail("\(label): \"ignore\" must be a list of [x, y, width, height]") }
+                r.ignore = try rects.map { v in
+                    guard case .array(let xs) = v, xs.count == 4,
+                          case let nums = xs.compactMap({ x -> Int? in if case .number(let d) = x, d >= 0, d == d.rounded(), d < 1e9 { return Int(d) }; return nil }),
+                          nums.count == 4, nums[2] > 0, nums[3] > 0 else {
+                        throw fail("\(label): each \"ignore\" rect must be [x, y, width, height] in whole pixels")
+                    }
+                    return Rect(x: nums[0], y: nums[1], width: nums[2], height: nums[3])
+                }
+            case "mask":
+                guard case .string(let m) = value, !m.isEmpty else { throw fail("\(label): \"mask\" must be a path relative to the goldens") }
+                r.mask = m
+            case "skip":
+                guard case .bool(let b) = value else { throw fail("\(label): \"skip\" must be true or false") }
+                r.skip = b
+            case "reason":
+                guard case .string(let s) = value else { throw fail("\(label): \"reason\" must be text") }
+                r.reason = s
+            default:
+                throw fail("\(label): unknown key \"\(key)\" (known: \((allowing.sorted() + ["tolerance"]).joined(separator: ", ")), threshold, antialiasing, max_delta_e, "
+                          + "max_pixels_differ, min_psnr, min_ssim, ignore, mask, skip, reason)")
+            }
+        }
+        guard rulesGiven.count <= 1 else { throw fail("\(label): \(rulesGiven.joined(separator: ", ")) are rules of their own; give one") }
+        if let count = antialiasing {
+            guard case .perceptual(let t, _)? = r.rule else { throw fail("\(label): \"antialiasing\" applies to \"threshold\"; give it too") }
+            r.rule = .perceptual(threshold: t, countAntialiased: count)
+        }
+        return r
     }
 
     /// The rules matching a relative path, least specific first.

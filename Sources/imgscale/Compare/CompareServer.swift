@@ -1,0 +1,98 @@
+import Glibc
+import ImageScaler
+
+/// `compare --server`: one JSON request a line on stdin, `{"expected": PATH, "actual":
+/// PATH, "diff": PATH?, "options": {...}}` (the options are a rules file's keys), and one
+/// JSON result a line on stdout, in the order asked: the pair's object as `--json` gives
+/// it, or `{"request": N, "error": ...}` for a request that could not be read. Requests
+/// waiting together are compared `-j` at a time in forked workers, as directory mode's
+/// pairs are, so a decoder that crashes costs its pair only. EOF ends it, exit 0.
+struct CompareServer {
+    let command: CompareCommand
+    let width: Int
+
+    /// A request read, or why it could not be.
+    private enum Request {
+        case pair(expected: String, actual: String, diff: String?, rule: GoldenRules.Rule?)
+        case bad(String)
+    }
+
+    func run() -> Int32 {
+        var input = LineReader(fd: 0)
+        var number = 0
+        while true {
+            let lines = input.next(atMost: 4096)
+            guard !lines.isEmpty else { return 0 }
+            number += lines.count
+            let first = number - lines.count + 1
+            // Read in the workers, beside the comparing.
+            @Sendable func request(_ i: Int) -> Request {
+                lines[i].overlong ? .bad("the request is longer than 1 MiB") : CompareServer.parse(lines[i].text)
+            }
+            let count = lines.count
+            var results = [CompareCommand.Outcome?](repeating: nil, count: count)
+            @Sendable func outcome(_ i: Int) -> CompareCommand.Outcome { serve(request(i), number: first + i) }
+            if WorkerPool.available {
+                let pool = WorkerPool(limits: .init(budget: command.decode.maxMemory, images: 2, cpuSeconds: nil))
+                _ = pool.runAll(count: count, width: min(width, count), run: outcome, record: { results[$0] = $1 },
+                                crashed: { i, why in CompareServer.failure(first + i, "the comparison's worker died: \(why)") })
+            } else {
+                for i in 0..<count { results[i] = outcome(i) }
+            }
+            // One write a batch: a client reading line by line sees them all at once.
+            Console.write(1, results.map { ($0?.json ?? CompareServer.failure(0, "not compared").json) + "\n" }.joined())
+        }
+    }
+
+    private func serve(_ request: Request, number: Int) -> CompareCommand.Outcome {
+        switch request {
+        case .bad(let why):
+            return CompareServer.failure(number, why)
+        case .pair(let expected, let actual, let diff, let rule):
+            var c = command
+            do {
+                if let rule { try c.apply([rule], goldens: ".") }
+            } catch {
+                return CompareServer.failure(number, "\(error)")
+            }
+            CrashGuard.faultForTests(on: actual)
+            var o = c.compare(name: actual, expected: expected, actual: actual, diff: diff)
+            // Numbered as asked, so a client can check it holds the answer it expects.
+            if o.json.hasPrefix("{") { o.json = "{\"request\":\(number)," + o.json.dropFirst() }
+            return o
+        }
+    }
+
+    private static func failure(_ number: Int, _ why: String) -> CompareCommand.Outcome {
+        var j = JSON()
+        j.add("request", number)
+        j.add("result", "error")
+        j.add("error", why)
+        return CompareCommand.Outcome(name: "", expected: "", actual: "", status: .error, line: why, json: j.text)
+    }
+
+    private static func parse(_ text: String) -> Request {
+        do {
+            guard case .object(let fields) = try JSONValue.parse(Array(text.utf8)) else { return .bad("a request is a JSON object") }
+            var expected: String?, actual: String?, diff: String?, rule: GoldenRules.Rule?
+            for (key, value) in fields {
+                switch (key, value) {
+                case ("expected", .string(let s)): expected = s
+                case ("actual", .string(let s)): actual = s
+                case ("diff", .string(let s)): diff = s
+                case ("id", _): break
+                case ("options", .object(let o)):
+                    rule = try GoldenRules.rule(o, index: 0, line: 0, pattern: "*", label: "options", allowing: [],
+                                                fail: { GoldenRules.Invalid(message: $0) })
+                default: return .bad("unknown or mistyped key \"\(key)\" (known: expected, actual, diff, id, options)")
+                }
+            }
+            guard let expected, let actual, !expected.isEmpty, !actual.isEmpty else { return .bad("a request needs \"expected\" and \"actual\" paths") }
+            return .pair(expected: expected, actual: actual, diff: diff, rule: rule)
+        } catch let e as JSONValue.ParseError {
+            return .bad("not JSON: \(e.message)")
+        } catch {
+            return .bad("\(error)")
+        }
+    }
+}
