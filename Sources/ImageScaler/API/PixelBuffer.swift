@@ -87,7 +87,7 @@ public struct PixelBuffer: Equatable, Sendable {
         let c = channels
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             pixels.withUnsafeBufferPointer { p in
-              for y in 0..<(rows == nil ? 1 : height) {
+                for y in 0..<(rows == nil ? 1 : height) {
                 let n = rows == nil ? width * height : width
                 let s = p.baseAddress! + (rows == nil ? 0 : y * width * c)
                 let d = buffer.baseAddress! + (rows == nil ? 0 : y * width * 4)
@@ -110,7 +110,7 @@ public struct PixelBuffer: Equatable, Sendable {
                     }
                     if n > 0 { let i = n - 1; d[4 * i] = s[3 * i]; d[4 * i + 1] = s[3 * i + 1]; d[4 * i + 2] = s[3 * i + 2]; d[4 * i + 3] = 255 }
                 }
-              }
+                }
             }
             count = width * height * 4
         }
