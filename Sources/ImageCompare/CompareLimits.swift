@@ -29,9 +29,15 @@ public struct CompareLimits: Sendable, Equatable {
             if let minSSIM, !((ssim ?? -1) >= minSSIM) { return false }
             return true
         }
+        return d.differingPixels <= allowedPixels(of: d)
+    }
+
+    /// The differing pixels `allowed` comes to for this pair (a percentage of its
+    /// compared pixels, rounded down).
+    public func allowedPixels(of d: ImageDifference) -> Int {
         switch allowed {
-        case .pixels(let n): return d.differingPixels <= n
-        case .percent(let p): return Double(d.differingPixels) <= p / 100 * Double(d.comparedPixels)
+        case .pixels(let n): return n
+        case .percent(let p): return Int((p / 100 * Double(d.comparedPixels)).rounded(.down))
         }
     }
 }

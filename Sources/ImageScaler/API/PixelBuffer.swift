@@ -85,31 +85,32 @@ public struct PixelBuffer: Equatable, Sendable {
     public func rgba(rows: [Bool]?) -> [UInt8] {
         if channels == 4 { return pixels }
         let c = channels
+        // n pixels from s (c channels) to d (4): one loop a layout, not a branch a pixel.
+        func convert(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+            switch c {
+            case 1:
+                for i in 0..<n { let v = s[i]; d[4 * i] = v; d[4 * i + 1] = v; d[4 * i + 2] = v; d[4 * i + 3] = 255 }
+            case 2:
+                for i in 0..<n { let v = s[2 * i]; d[4 * i] = v; d[4 * i + 1] = v; d[4 * i + 2] = v; d[4 * i + 3] = s[2 * i + 1] }
+            default:
+                // Four bytes read for three, one word written: all but the last pixel.
+                let words = UnsafeMutableRawPointer(d)
+                for i in 0..<max(n - 1, 0) {
+                    let v = UnsafeRawPointer(s + 3 * i).loadUnaligned(as: UInt32.self)
+                    words.storeBytes(of: (UInt32(littleEndian: v) | 0xFF00_0000).littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+                }
+                if n > 0 { let i = n - 1; d[4 * i] = s[3 * i]; d[4 * i + 1] = s[3 * i + 1]; d[4 * i + 2] = s[3 * i + 2]; d[4 * i + 3] = 255 }
+            }
+        }
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             pixels.withUnsafeBufferPointer { p in
-                for y in 0..<(rows == nil ? 1 : height) {
-                let n = rows == nil ? width * height : width
-                let s = p.baseAddress! + (rows == nil ? 0 : y * width * c)
-                let d = buffer.baseAddress! + (rows == nil ? 0 : y * width * 4)
-                if let rows, !rows[y] {
-                    d.initialize(repeating: 0, count: width * 4)
-                    continue
-                }
-                // One loop a layout, not a branch a pixel: this runs for every compared image.
-                switch c {
-                case 1:
-                    for i in 0..<n { let v = s[i]; d[4 * i] = v; d[4 * i + 1] = v; d[4 * i + 2] = v; d[4 * i + 3] = 255 }
-                case 2:
-                    for i in 0..<n { let v = s[2 * i]; d[4 * i] = v; d[4 * i + 1] = v; d[4 * i + 2] = v; d[4 * i + 3] = s[2 * i + 1] }
-                default:
-                    // Four bytes read for three, one word written: all but the last pixel.
-                    let words = UnsafeMutableRawPointer(d)
-                    for i in 0..<max(n - 1, 0) {
-                        let v = UnsafeRawPointer(s + 3 * i).loadUnaligned(as: UInt32.self)
-                        words.storeBytes(of: (UInt32(littleEndian: v) | 0xFF00_0000).littleEndian, toByteOffset: 4 * i, as: UInt32.self)
+                let s = p.baseAddress!, d = buffer.baseAddress!
+                if let rows {
+                    for y in 0..<height {
+                        if rows[y] { convert(s + y * width * c, d + y * width * 4, width) } else { (d + y * width * 4).initialize(repeating: 0, count: width * 4) }
                     }
-                    if n > 0 { let i = n - 1; d[4 * i] = s[3 * i]; d[4 * i + 1] = s[3 * i + 1]; d[4 * i + 2] = s[3 * i + 2]; d[4 * i + 3] = 255 }
-                }
+                } else {
+                    convert(s, d, width * height)
                 }
             }
             count = width * height * 4

@@ -558,12 +558,8 @@ struct CompareCommand {
             if let m = limits.minSSIM, let s = ssim, m < 1 { used = max(used, (1 - s) / (1 - m)) }
             return used
         }
-        let allowed: Double
-        switch limits.allowed {
-        case .pixels(let n): allowed = Double(n)
-        case .percent(let p): allowed = (p / 100 * Double(d.comparedPixels)).rounded(.down)
-        }
-        return allowed > 0 ? Double(d.differingPixels) / allowed : 0
+        let allowed = limits.allowedPixels(of: d)
+        return allowed > 0 ? Double(d.differingPixels) / Double(allowed) : 0
     }
 
     /// The limits that decided a pair, named: the clause the line opens with (nil for
@@ -587,12 +583,10 @@ struct CompareCommand {
             }
             return (parts.joined(separator: " and ") + "; \(d.differingPixels) pixels", objects)
         }
-        let allowed: Int, shown: String
+        let allowed = limits.allowedPixels(of: d), shown: String
         switch limits.allowed {
-        case .pixels(let n): (allowed, shown) = (n, "\(n)")
-        case .percent(let p):
-            allowed = Int((p / 100 * Double(d.comparedPixels)).rounded(.down))
-            shown = "\(format(p, digits: p == p.rounded() ? 0 : 3))% = \(allowed)"
+        case .pixels: shown = "\(allowed)"
+        case .percent(let p): shown = "\(format(p, digits: p == p.rounded() ? 0 : 3))% = \(allowed)"
         }
         let by: String
         switch comparison.rule {

@@ -212,21 +212,21 @@ final class OptimizingJPEGEncoder: RowEncoder {
         var size = 0
         var c = cjpeg_coefficients()
         c.components = Int32(channels)
+        let p = (0..<3).map { $0 < planes.count ? planes[$0] : nil }
+        c.h = (Int32(p[0]?.h ?? 1), Int32(p[1]?.h ?? 1), Int32(p[2]?.h ?? 1))
+        c.v = (Int32(p[0]?.v ?? 1), Int32(p[1]?.v ?? 1), Int32(p[2]?.v ?? 1))
+        c.width_in_blocks = (UInt32(p[0]?.blocksWide ?? 0), UInt32(p[1]?.blocksWide ?? 0), UInt32(p[2]?.blocksWide ?? 0))
+        c.height_in_blocks = (UInt32(p[0]?.blocksHigh ?? 0), UInt32(p[1]?.blocksHigh ?? 0), UInt32(p[2]?.blocksHigh ?? 0))
+        c.num_scans = Int32(scans.count)
         let fields = scans.fields
-        let status: Int32 = try OptimizingJPEGEncoder.with(planes, 0) { b0 in
-            try OptimizingJPEGEncoder.with(planes, 1) { b1 in
-                try OptimizingJPEGEncoder.with(planes, 2) { b2 in
-                    try tables[0].withUnsafeBufferPointer { t0 in
-                        try tables[min(1, channels - 1)].withUnsafeBufferPointer { t1 in
-                            try fields.withUnsafeBufferPointer { f in
-                                let blocks = [b0, b1, b2], quant = [t0.baseAddress, t1.baseAddress, t1.baseAddress]
-                                withUnsafeMutableBytes(of: &c.h) { $0.bindMemory(to: Int32.self).initialize(from: planes.map { Int32($0.h) } + [1, 1, 1].dropFirst(channels)) }
-                                withUnsafeMutableBytes(of: &c.v) { $0.bindMemory(to: Int32.self).initialize(from: planes.map { Int32($0.v) } + [1, 1, 1].dropFirst(channels)) }
-                                withUnsafeMutableBytes(of: &c.width_in_blocks) { $0.bindMemory(to: UInt32.self).initialize(from: planes.map { UInt32($0.blocksWide) } + [0, 0, 0].dropFirst(channels)) }
-                                withUnsafeMutableBytes(of: &c.height_in_blocks) { $0.bindMemory(to: UInt32.self).initialize(from: planes.map { UInt32($0.blocksHigh) } + [0, 0, 0].dropFirst(channels)) }
-                                c.blocks = (blocks[0], blocks[1], blocks[2])
-                                c.quant = (quant[0], quant[1], quant[2])
-                                c.num_scans = Int32(scans.count)
+        let status: Int32 = OptimizingJPEGEncoder.with(planes, 0) { b0 in
+            OptimizingJPEGEncoder.with(planes, 1) { b1 in
+                OptimizingJPEGEncoder.with(planes, 2) { b2 in
+                    tables[0].withUnsafeBufferPointer { luma in
+                        tables[min(1, channels - 1)].withUnsafeBufferPointer { chroma in
+                            fields.withUnsafeBufferPointer { f in
+                                c.blocks = (b0, b1, b2)
+                                c.quant = (luma.baseAddress, chroma.baseAddress, chroma.baseAddress)
                                 c.scans = f.baseAddress
                                 return options.withMetadata { i, e, x in
                                     var metadata = cjpeg_metadata(icc: i.baseAddress, icc_length: UInt32(i.count), exif: e.baseAddress,
