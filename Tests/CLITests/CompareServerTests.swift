@@ -51,6 +51,11 @@ final class CompareServerTests: XCTestCase {
             }
         }
         XCTAssertEqual(CLI.run(["compare", "--server", dir + "/e/1.png", dir + "/a/1.png"]).status, 2)
+        // A diff named as either image is refused: it would overwrite a golden.
+        let golden = try Data(contentsOf: URL(fileURLWithPath: dir + "/e/1.png"))
+        let over = CLI.sh("cd '\(dir)' && echo '{\"expected\": \"e/1.png\", \"actual\": \"a/1.png\", \"diff\": \"e/1.png\"}' | '\(CLI.binary)' compare --server")
+        XCTAssertTrue(over.stdout.contains("\"result\":\"error\"") && over.stdout.contains("is the input"), over.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/e/1.png")), golden)
     }
 
     /// A client that waits for each answer before it sends the next is answered at once.

@@ -94,6 +94,13 @@ final class GoldenRulesTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("imgscale-goldens.json:") && r.stderr.contains(message), "\(message): \(r.stderr)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
         }
+        // A FIFO would be read forever: only a regular file is a rules file.
+        try? FileManager.default.removeItem(atPath: rules)
+        XCTAssertEqual(mkfifo(rules, 0o644), 0)
+        let fifo = CLI.run(["compare", dir + "/exp", dir + "/act"])
+        XCTAssertEqual(fifo.status, 2)
+        XCTAssertTrue(fifo.stderr.contains("is not a regular file"), fifo.stderr)
+        try FileManager.default.removeItem(atPath: rules)
         // Over 1 MiB is refused before it is parsed; a glob built to backtrack is linear.
         try Data(("{\"rules\": [" + String(repeating: "{\"match\": \"x\"},", count: 80_000) + "{\"match\": \"x\"}]}").utf8).write(to: URL(fileURLWithPath: rules))
         XCTAssertTrue(CLI.run(["compare", dir + "/exp", dir + "/act"]).stderr.contains("at most 1 MiB"))

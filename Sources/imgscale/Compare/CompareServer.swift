@@ -51,7 +51,11 @@ struct CompareServer {
         case .pair(let expected, let actual, let diff, let rule):
             var c = command
             do {
+                // A diff written over either image would destroy a golden.
+                if let diff { try BatchPlanner.checkSideOutput(diff, option: "diff", inputs: [expected, actual], outputs: []) }
                 if let rule { try c.apply([rule], goldens: ".") }
+            } catch let e as UsageError {
+                return CompareServer.failure(number, e.message)
             } catch {
                 return CompareServer.failure(number, "\(error)")
             }

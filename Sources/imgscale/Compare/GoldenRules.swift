@@ -44,8 +44,11 @@ struct GoldenRules {
     /// The directory's rules, nil when it has none.
     static func load(directory: String) throws -> GoldenRules? {
         let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
-        guard access(path, F_OK) == 0 else { return nil }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
         func bad(_ what: String) -> Invalid { Invalid(message: "\(FileName.display(path)): \(what)") }
+        // A FIFO or a device would be read forever, or block: only a file is a rules file.
+        guard st.st_mode & S_IFMT == S_IFREG else { throw bad("is not a regular file") }
         let bytes: [UInt8]
         do { bytes = try ImageFile.read(path, limit: 1 << 20) } catch { throw bad("cannot be read: \(ErrorText.describe(error)) (a rules file holds at most 1 MiB)") }
         let document: JSONValue, lines: [Int]
