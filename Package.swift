@@ -32,6 +32,8 @@ let package = Package(
         // SHA-256 for --report's manifest and --if-changed: libcrypto's where it is
         // installed (opened on first use), a portable one otherwise.
         .target(name: "CHashShim"),
+        // main's argc and argv, which the Swift runtime cannot read without /proc.
+        .target(name: "CArgumentsShim"),
         .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CJXLShim", "CHEIFShim", "CSVGShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "ImageCompare", dependencies: ["ImageScaler"]),
         // Golden-image assertions for XCTest and Swift Testing suites.
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler", "ImageCompare"]),
-        .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare", "CHashShim"],
+        .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare", "CHashShim", "CArgumentsShim"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The library example, built with the package so it costs no second compile of
         // ImageScaler; another package name keeps `package` declarations out of its reach,

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CArgumentsShim
 import ImageScaler
 
 /// glibc's, from <malloc.h>, which the Glibc module does not export.
@@ -95,21 +96,25 @@ func topHelp() -> String {
         "",
         "commands:",
     ]
+    let width = Commands.all.map(\.name.count).max()! + 2
     for c in Commands.all {
-        lines.append("  " + c.name + String(repeating: " ", count: 10 - c.name.count) + c.summary)
-        lines.append("            e.g. " + c.examples[0])
+        lines.append("  " + c.name + String(repeating: " ", count: width - c.name.count) + c.summary)
+        lines.append(String(repeating: " ", count: width + 2) + "e.g. " + c.examples[0])
     }
     lines += ["",
               "Run 'imgscale COMMAND --help' for a command's options.",
+              "'imgscale help --man' prints the man page (man -l); 'imgscale help --completion bash|zsh|fish' a completion script.",
               "Exit status: 0 success, 1 an input failed (others still done), 2 usage error."]
     return lines.joined(separator: "\n")
 }
 
 // argv as bytes: CommandLine.arguments would replace a name's non-UTF-8 bytes with
-// U+FFFD, and then open a different file.
-let argv = (1..<Int(CommandLine.argc)).map { i -> String in
+// U+FFFD, and then open a different file. The C runtime's own argv, where it was
+// captured: Swift's comes from /proc/self/cmdline, empty in a chroot without /proc.
+let (argc, rawArgv) = imgscale_argc() > 0 ? (Int(imgscale_argc()), imgscale_argv()!) : (Int(CommandLine.argc), CommandLine.unsafeArgv)
+let argv = (1..<max(argc, 1)).map { i -> String in
     // Invariant: argv[1 ..< argc] are never NULL.
-    let p = CommandLine.unsafeArgv[i]!
+    let p = rawArgv[i]!
     return FileName.decode(UnsafeRawBufferPointer(start: p, count: strlen(p)))
 }
 exit(main(argv))

@@ -26,6 +26,25 @@ final class InstallTests: XCTestCase {
         }
     }
 
+    /// A chroot or minimal container may not mount /proc, where the Swift runtime reads
+    /// argv and where an unnamed output is given its name: the installed binary still
+    /// reads its arguments and writes its output there. /proc is hidden under a tmpfs
+    /// in a mount namespace of its own (root only; skipped, and said so, without it).
+    func testRunsWithoutProc() throws {
+        let prefix = try installed()
+        let dir = CLI.tempDir()
+        let probe = CLI.sh("unshare -m sh -c 'mount -t tmpfs none /proc && test ! -e /proc/self'")
+        guard probe.status == 0 else { throw XCTSkip("cannot hide /proc here (needs root for unshare -m): \(probe.stderr)") }
+        let r = CLI.sh("""
+            unshare -m sh -c 'mount -t tmpfs none /proc && "$0" --version && "$0" fill --size 32x32 "$1" -o "$2"' \
+              '\(prefix)/bin/imgscale' '\(CLI.testImages)/scene-640x427.jpg' '\(dir)/thumb.png'
+            """)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("imgscale "), r.stdout)
+        XCTAssertEqual(CLI.size(dir + "/thumb.png"), "32x32")
+        XCTAssertEqual(CLI.files(dir), ["thumb.png"], "no temporary left behind")
+    }
+
     func testManPageIsCleanAndListsEveryOption() throws {
         let prefix = try installed()
         let page = prefix + "/share/man/man1/imgscale.1"

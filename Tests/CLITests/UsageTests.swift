@@ -8,7 +8,7 @@ final class UsageTests: XCTestCase {
         XCTAssertTrue(v.stdout.hasPrefix("imgscale "))
         let h = CLI.run(["--help"])
         XCTAssertEqual(h.status, 0)
-        for command in ["fill", "crop", "fit", "plan", "convert", "info"] {
+        for command in ["fill", "crop", "fit", "plan", "convert", "info", "compare", "merge-reports"] {
             XCTAssertTrue(h.stdout.contains("  \(command) "), "help lists \(command)")
             let c = CLI.run([command, "--help"])
             XCTAssertEqual(c.status, 0)

@@ -75,4 +75,23 @@ final class OptimizingJPEGTests: XCTestCase {
         let cost = HuffmanCost(counts: counts, codable: [0, 0xF0, 1, 2])
         XCTAssertEqual([cost.bits[0], cost.bits[0xF0], cost.bits[1], cost.bits[2]], [3, 3, 2, 1])
     }
+
+    /// A hand-made stream: SOI, two DQT and three DHT segments back to back, an APP
+    /// segment between, a scan with a stuffed zero, a restart and fill bytes, then EOI.
+    func testTableSegmentsPackWhereTheyMeet() {
+        let dqt1: [UInt8] = [0xFF, 0xDB, 0x00, 0x04, 0x00, 0x01]
+        let dqt2: [UInt8] = [0xFF, 0xDB, 0x00, 0x05, 0x01, 0x02, 0x03]
+        let dht1: [UInt8] = [0xFF, 0xC4, 0x00, 0x03, 0x10]
+        let dht2: [UInt8] = [0xFF, 0xC4, 0x00, 0x04, 0x11, 0x12]
+        let app: [UInt8] = [0xFF, 0xE1, 0x00, 0x03, 0x7F]
+        let sos: [UInt8] = [0xFF, 0xDA, 0x00, 0x03, 0x01, 0x12, 0xFF, 0x00, 0x34, 0xFF, 0xD0, 0x56, 0xFF, 0xFF]
+        let file: [UInt8] = [0xFF, 0xD8] + dqt1 + dqt2 + dht1 + app + dht2 + dht1 + sos + dht1 + dht2 + [0xFF, 0xD9]
+        let packed = TableSegmentPacking.packed(file)
+        let expected: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x07, 0x00, 0x01, 0x01, 0x02, 0x03] + dht1 + app
+            + [0xFF, 0xC4, 0x00, 0x05, 0x11, 0x12, 0x10] + Array(sos.dropLast(2)) + [0xFF, 0xC4, 0x00, 0x05, 0x10, 0x11, 0x12, 0xFF, 0xD9]
+        XCTAssertEqual(packed, expected)
+        // Truncated or foreign input comes back untouched.
+        XCTAssertEqual(TableSegmentPacking.packed(Array(file.prefix(9))), Array(file.prefix(9)))
+        XCTAssertEqual(TableSegmentPacking.packed([1, 2, 3]), [1, 2, 3])
+    }
 }

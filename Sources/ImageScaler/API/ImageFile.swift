@@ -159,6 +159,12 @@ public enum ImageFile {
         // replacing a file needs a named temporary renamed over it.
         let linked = FileName.withCString(target) { linkat(AT_FDCWD, procPath, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
         if linked == 0 { return }
+        if errno == ENOENT && access("/proc/self/fd", F_OK) != 0 {
+            // No /proc (a chroot, a minimal container): the unnamed file cannot be
+            // named, so the bytes go through a named temporary instead.
+            try writeThroughNamedTemporary(bytes, to: target, dir: dir, shownAs: path)
+            return
+        }
         guard errno == EEXIST else { throw FileError.write(errnoText(), path: path) }
         // Only runs that name temporaries can leave them behind, and only those scan for
         // them: a new file in a directory of 20,000 never reads the directory.

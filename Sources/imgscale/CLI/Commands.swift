@@ -269,6 +269,19 @@ enum Commands {
                       OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)"),
                       densityOption, pageOption],
             run: InfoCommand.run),
+        CommandSpec(
+            name: "merge-reports", summary: "Add up the --report files of a sharded run: outputs ok, skipped and failed, each failure, and inputs done twice.",
+            usage: "imgscale merge-reports [--json] REPORT...",
+            examples: ["imgscale merge-reports reports/shard-*.jsonl",
+                       "imgscale merge-reports --json host1.jsonl host2.jsonl > summary.json"],
+            details: """
+            Each line is read alone: a line a killed shard cut short is counted as damaged and
+            named on stderr, and the rest still count. An input done by more than one shard
+            means the shards were given different lists.
+            Exit status 1 when an output failed, an input was done twice or a line was damaged.
+            """,
+            options: [OptionSpec("json", "print the summary as one JSON object")],
+            run: MergeReportsCommand.run),
     ]
 
     static func origin(_ args: ParsedArguments) -> CoordinateOrigin {

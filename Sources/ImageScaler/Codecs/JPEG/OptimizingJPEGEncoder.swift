@@ -241,7 +241,7 @@ final class OptimizingJPEGEncoder: RowEncoder {
         }
         guard status == 0, let bytes = out else { throw EncodeError.failed(.jpeg, message.text) }
         defer { cjpeg_free(bytes) }
-        return Array(UnsafeBufferPointer(start: bytes, count: size))
+        return TableSegmentPacking.packed(Array(UnsafeBufferPointer(start: bytes, count: size)))
     }
 
     /// Plane `i`'s coefficients for C, or nil past the last plane.

@@ -23,6 +23,21 @@ indirect enum JSONValue: Equatable {
 
     static let maxDepth = 64
 
+    /// The value written back as JSON, keys in their order; a whole number without a
+    /// fraction, as it was most likely given.
+    var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let d):
+            if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+            return d.isFinite ? "\(d)" : "null"
+        case .string(let s): return JSON.quote(s)
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .object(let fields): return "{" + fields.map { JSON.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+
     struct ParseError: Error { let message: String }
 
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
