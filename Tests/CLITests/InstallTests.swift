@@ -5,8 +5,9 @@ import Foundation
 /// What `scripts/install` put under the prefix `scripts/test` gave it (.build/install-test;
 /// a test cannot run it itself, since SwiftPM's build lock is held while tests run): the
 /// binary and its --version, the man page (linted, and listing every option --help
-/// lists), the completions (bash driven for real, zsh and fish parsed), the Dockerfile's
-/// runtime packages against ldd, and --uninstall.
+/// lists, shared options once), the completions (bash driven for real, zsh and fish
+/// parsed), the runtime packages the .deb depends on against ldd, a run without /proc,
+/// and --uninstall.
 final class InstallTests: XCTestCase {
     static let prefix = CLI.root + "/.build/install-test"
 
@@ -60,7 +61,10 @@ final class InstallTests: XCTestCase {
         let groff = CLI.sh("groff -ww -man -Tutf8 '\(page)' > /dev/null")
         XCTAssertEqual(groff.stderr, "", "groff -ww warns")
         let source = try String(contentsOfFile: page, encoding: .utf8)
-        for command in ["fill", "crop", "fit", "plan", "convert", "compare", "info"] {
+        // Shared options are described once, naming their commands.
+        XCTAssertEqual(source.components(separatedBy: "\\fB\\-\\-quality\\fR").count - 1, 1, "--quality once")
+        XCTAssertTrue(source.contains("(fill, fit, convert)"), "the commands taking --filter")
+        for command in ["fill", "crop", "fit", "plan", "convert", "compare", "info", "merge-reports"] {
             let help = CLI.run([command, "--help"]).stdout
             // The table in --help: the lines between "options:" and "examples:".
             let table = help.components(separatedBy: "\noptions:\n").last!.components(separatedBy: "\nexamples:").first!
@@ -106,7 +110,7 @@ final class InstallTests: XCTestCase {
     /// written, a TIFF read and a JPEG XL written and read, which open libheif, libtiff and
     /// libjxl, not linked; then dpkg -S),
     /// so the image neither misses nor carries one.
-    func testDockerfileRuntimePackagesMatchLdd() throws {
+    func testRuntimePackagesMatchLddAndTheDockerfileInstallsTheDeb() throws {
         let prefix = try installed()
         let tmp = CLI.tempDir()
         let r = CLI.sh("""
@@ -128,12 +132,17 @@ final class InstallTests: XCTestCase {
             """)
         XCTAssertEqual(r.status, 0, r.stderr)
         let fromLdd = Set(r.stdout.split(separator: "\n").map(String.init))
+        // scripts/package-deb writes its Depends from scripts/runtime-packages: the same
+        // set, so the package cannot drift from what the binary loads.
+        let traced = CLI.sh("'\(CLI.root)/scripts/runtime-packages' '\(prefix)/bin/imgscale'")
+        XCTAssertEqual(traced.status, 0, traced.stderr)
+        XCTAssertEqual(Set(traced.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) }), fromLdd,
+                       "scripts/runtime-packages vs ldd and the loader's trace")
+        // The Dockerfile installs that package, not a list of its own.
         let dockerfile = try String(contentsOfFile: CLI.root + "/Dockerfile", encoding: .utf8)
-        let runtime = try XCTUnwrap(dockerfile.components(separatedBy: "FROM debian:bookworm-slim").last)
-        let install = try XCTUnwrap(runtime.components(separatedBy: "--no-install-recommends").dropFirst().first)
-        let listed = Set(install.components(separatedBy: "&&")[0].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" })
-            .map(String.init).filter { !$0.isEmpty })
-        XCTAssertEqual(listed, fromLdd, "Dockerfile runtime packages vs ldd")
+        XCTAssertTrue(dockerfile.contains("RUN scripts/package-deb --out /out"), "the build stage makes the .deb")
+        XCTAssertTrue(dockerfile.contains("apt-get install -y /tmp/imgscale-deb/imgscale_*.deb"), "the runtime stage installs it")
+        XCTAssertFalse(dockerfile.contains("libjpeg62-turbo"), "no package list kept by hand")
         XCTAssertFalse(fromLdd.contains { $0.hasPrefix("libswift") }, "the Swift runtime is linked statically")
     }
 
@@ -146,5 +155,10 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 5, r.stdout)
         let left = CLI.sh("cd '\(copy)' && find . -type f | sort").stdout
         XCTAssertEqual(left, "./bin/other-tool\n")
+        // Into a prefix of its own, then out again: no folder it made is left, the
+        // prefix included; a folder that was there before stays.
+        let fresh = CLI.tempDir() + "/fresh"
+        XCTAssertEqual(CLI.sh("cp -a '\(prefix)' '\(fresh)' && '\(CLI.root)/scripts/install' --prefix '\(fresh)' --uninstall").status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "the prefix the install made is removed once empty")
     }
 }

@@ -38,15 +38,12 @@ enum ManPage {
                 out.removeLast()
             }
         }
-        out += [".SH OPTIONS"]
-        for c in Commands.all {
-            out += [".SS \"\(c.name) options\""]
-            for o in c.options + [OptionSpec("help", short: "h", "show this help")] {
-                var tag = o.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
-                tag += "\\fB" + dashes("--" + o.long) + "\\fR"
-                if let v = o.value { tag += " \\fI" + escape(v) + "\\fR" }
-                out += [".TP", tag, text(o.help)]
-            }
+        out += [".SH OPTIONS", text("Each option is described once, with the commands that take it.")]
+        for (o, commands) in sharedOptions() + [(OptionSpec("help", short: "h", "show the command's help"), ["every command"])] {
+            var tag = o.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
+            tag += "\\fB" + dashes("--" + o.long) + "\\fR"
+            if let v = o.value { tag += " \\fI" + escape(v) + "\\fR" }
+            out += [".TP", tag, text(o.help), ".br", text("(" + commands.joined(separator: ", ") + ")")]
         }
         out += [".SH EXIT STATUS",
                 ".TP", "0", text("Success: every input was done (or skipped by --if-newer); compare: the images match."),
@@ -68,6 +65,23 @@ enum ManPage {
                 ".BR cwebp (1),",
                 ".BR heif\\-convert (1)"]
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Every option of every command once, in the order first met, with the commands
+    /// that take it. An option whose meaning differs between commands (the same name,
+    /// another value or help) is listed once per meaning.
+    static func sharedOptions() -> [(OptionSpec, [String])] {
+        var found: [(OptionSpec, [String])] = []
+        for c in Commands.all {
+            for o in c.options {
+                if let i = found.firstIndex(where: { $0.0.long == o.long && $0.0.short == o.short && $0.0.value == o.value && $0.0.help == o.help }) {
+                    found[i].1.append(c.name)
+                } else {
+                    found.append((o, [c.name]))
+                }
+            }
+        }
+        return found
     }
 
     /// Running text as roff lines of at most 78 bytes (roff joins them again when it
