@@ -20,8 +20,21 @@ final class OptimizingJPEGTests: XCTestCase {
         }
     }
 
+    /// SplitMix64: the same blocks on every run, so a failure can be repeated.
+    private struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     func testDCTMatchesTheDefinition() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator(state: 2026)
+        var worst = 0.0
         var out = [Int16](repeating: 0, count: 64)
         // A flat block is its DC alone: 255 is 508 at scale 4, DC 8 x 8 x 127 = 8128, within
         // the unit that 13-bit cosines leave (√(1/8) x 2^13 is 2896.3).
@@ -29,12 +42,18 @@ final class OptimizingJPEGTests: XCTestCase {
         ForwardDCT.transform(flat, into: &out)
         XCTAssertLessThanOrEqual(abs(Int(out[0]) - 8128), 1)
         XCTAssertEqual(out[1...].map { abs($0) }.max(), 0)
-        for _ in 0..<500 {
+        // 13-bit cosines and one rounding per pass: within 1.5 units (measured: at most
+        // 1.14 over 10^5 random blocks, so a bound of 1.0 failed now and then).
+        for _ in 0..<2000 {
             let s = (0..<64).map { _ in Int32.random(in: -512...508, using: &rng) }
             ForwardDCT.transform(s, into: &out)
             let r = reference(s)
-            for i in 0..<64 { XCTAssertLessThanOrEqual(abs(Double(out[i]) - r[i]), 1.0, "coefficient \(i)") }
+            for i in 0..<64 {
+                worst = max(worst, abs(Double(out[i]) - r[i]))
+                XCTAssertLessThanOrEqual(abs(Double(out[i]) - r[i]), 1.5, "coefficient \(i)")
+            }
         }
+        XCTAssertGreaterThan(worst, 0.5, "the blocks are random enough to show the rounding")
     }
 
     func testTrellisAtZeroLambdaRoundsAndAtHugeLambdaKeepsOnlyDC() {
