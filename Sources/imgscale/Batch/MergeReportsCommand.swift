@@ -34,20 +34,19 @@ enum MergeReportsCommand {
             }
             for (n, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
                 guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-                let fields: [(String, JSONValue)]
+                let fields: [(String, JSONValue)], status: String
                 do {
                     guard String(validating: line, as: UTF8.self) != nil else { throw JSONValue.ParseError(message: "not UTF-8") }
-                    guard case .object(let f) = try JSONValue.parse(Array(line)), case .string? = f.first(where: { $0.0 == "status" })?.1 else {
+                    guard case .object(let f) = try JSONValue.parse(Array(line)), case .string(let s)? = f.first(where: { $0.0 == "status" })?.1 else {
                         throw JSONValue.ParseError(message: "not a report object")
                     }
-                    fields = f
+                    (fields, status) = (f, s)
                 } catch let e as JSONValue.ParseError {
                     Console.err("imgscale merge-reports: \(FileName.display(path)):\(n + 1): damaged line (\(e.message)); a shard killed while writing?")
                     damaged += 1
                     continue
                 }
                 func field(_ k: String) -> JSONValue { fields.first(where: { $0.0 == k })?.1 ?? .null }
-                guard case .string(let status) = field("status") else { continue }
                 counts[status, default: 0] += 1
                 // A name that is not UTF-8 is keyed by its exact bytes, as imgscale gives them.
                 let input = text(field("input_hex")) ?? text(field("input")) ?? "", output = text(field("output_hex")) ?? text(field("output")) ?? ""

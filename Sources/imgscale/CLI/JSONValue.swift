@@ -103,12 +103,7 @@ indirect enum JSONValue: Equatable {
                     guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':'") }
                     at += 1
                     members.append((key, try value(depth: depth + 1)))
-                    skipSpace()
-                    guard at < bytes.count else { throw error("the document ends early") }
-                    if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
-                    guard bytes[at] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
-                    at += 1
-                    return .object(members)
+                    if try !another(before: "}") { return .object(members) }
                 }
             case UInt8(ascii: "["):
                 at += 1
@@ -117,12 +112,7 @@ indirect enum JSONValue: Equatable {
                 if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return .array(items) }
                 while true {
                     items.append(try value(depth: depth + 1))
-                    skipSpace()
-                    guard at < bytes.count else { throw error("the document ends early") }
-                    if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
-                    guard bytes[at] == UInt8(ascii: "]") else { throw error("expected ',' or ']'") }
-                    at += 1
-                    return .array(items)
+                    if try !another(before: "]") { return .array(items) }
                 }
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): return try literal("true", .bool(true))
@@ -130,6 +120,17 @@ indirect enum JSONValue: Equatable {
             case UInt8(ascii: "n"): return try literal("null", .null)
             default: return .number(try number())
             }
+        }
+
+        /// After an object's member or an array's item: true past a ',' (another
+        /// follows), false past `close` (the list ended).
+        mutating func another(before close: Unicode.Scalar) throws -> Bool {
+            skipSpace()
+            guard at < bytes.count else { throw error("the document ends early") }
+            if bytes[at] == UInt8(ascii: ",") { at += 1; return true }
+            guard bytes[at] == UInt8(ascii: close) else { throw error("expected ',' or '\(close)'") }
+            at += 1
+            return false
         }
 
         mutating func number() throws -> Double {
