@@ -47,7 +47,7 @@ final class SharedDecodeTests: XCTestCase {
                            format: format, autoOrient: true)
         }
         let executor = RenderExecutor(decoder: decoder, plans: plans, options: DecodeOptions(), threads: threads, splitRegions: split)
-        let results = try executor.render(plans.map { _ in .init(format: format, encoding: { _ in EncodeOptions() }) })
+        let results = try executor.render(plans.map { _ in .init(format: format, encoding: { _ in EncodeOptions() }) }).map { try $0.get() }
         return (results, decoder.count.withLock { $0 })
     }
 

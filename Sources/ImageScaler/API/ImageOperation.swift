@@ -83,26 +83,46 @@ public enum ImageOperation: Sendable {
 
     package static func render(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions,
                                encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> [RenderResult] {
+        try renderEach(data, outputs: outputs, decode: decode, encode: encode, settings: settings).map { try $0.get() }
+    }
+
+    /// `render`, each output on its own: an output whose encoder fails is that output's
+    /// failure, and the others are still made. What fails the input (its header, its
+    /// decode, the budget) is thrown.
+    package static func renderEach(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions,
+                                   encode: EncodeOptions = EncodeOptions(),
+                                   settings: RenderSettings = RenderSettings()) throws -> [Result<RenderResult, Error>] {
         if settings.animated,
            let animations = try AnimationRender.render(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
-            return animations
+            return animations.map { .success($0) }
         }
         // A drawn picture's outputs are drawn one after another, each within the budget.
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
         for job in parts { try MemoryBudget.check(job.memory, budget: decode.maxMemory) }
-        return try parts.flatMap { try render(data, job: $0, decode: decode, settings: settings) }
+        return try parts.flatMap { job in
+            // The schedule's rounds run in turn, each decoding again; results in output order.
+            var results = [Result<RenderResult, Error>?](repeating: nil, count: job.plans.count)
+            for round in job.schedule.rounds {
+                for (i, r) in zip(round, try render(data, job: job, outputs: round, decode: decode, settings: settings)) {
+                    results[i] = r
+                }
+            }
+            return results.map { $0! }
+        }
     }
 
-    private static func render(_ data: [UInt8], job: JobPreparation, decode: DecodeOptions,
-                               settings: RenderSettings) throws -> [RenderResult] {
-        let executor = RenderExecutor(decoder: job.decoder, plans: job.plans, options: decode, threads: settings.threads,
-                                      splitRegions: settings.splitRegions)
+    /// The outputs `wanted` (indices into the job's) of one round, rendered together.
+    private static func render(_ data: [UInt8], job: JobPreparation, outputs wanted: [Int], decode: DecodeOptions,
+                               settings: RenderSettings) throws -> [Result<RenderResult, Error>] {
+        let executor = RenderExecutor(decoder: job.decoder, plans: wanted.map { job.plans[$0] }, options: decode,
+                                      threads: settings.threads, splitRegions: settings.splitRegions,
+                                      permits: job.schedule.permits)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
         let dropped = Locked<[String]>([])
-        let results: [RenderResult]
+        let results: [Result<RenderResult, Error>]
         do {
-            results = try executor.render(job.outputs.indices.map { i in
+            results = try executor.render(wanted.map { i in
                 var output = RenderExecutor.Output(format: job.formats[i]) { channels in
                     let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
@@ -118,10 +138,13 @@ public enum ImageOperation: Sendable {
         }
         let warnings = dropped.withLock { $0 }
         guard !warnings.isEmpty else { return results }
-        return results.map { r in
-            var info = r.info
-            info.warnings += warnings.filter { !info.warnings.contains($0) }
-            return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale, quality: r.quality, ssim: r.ssim, encodes: r.encodes)
+        return results.map { result in
+            result.map { r in
+                var info = r.info
+                info.warnings += warnings.filter { !info.warnings.contains($0) }
+                return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale, quality: r.quality,
+                                    ssim: r.ssim, encodes: r.encodes)
+            }
         }
     }
 
@@ -140,9 +163,17 @@ public enum ImageOperation: Sendable {
         }
         // A drawn picture's header is its own; each part's is its drawing's.
         let input = parts.count == 1 && !parts[0].isDrawn ? parts[0].info : try ImageFormat.decoder(for: data, options: decode).info
+        // Each part's schedule, its outputs numbered as the plan numbers them.
+        var first = 0
+        let schedules: [String] = parts.compactMap { job in
+            defer { first += job.plans.count }
+            guard let reason = job.schedule.reason else { return nil }
+            let rounds = job.schedule.rounds.map { $0.map { "\($0 + first + 1)" }.joined(separator: ", ") }
+            return reason + (rounds.count > 1 ? ": outputs " + rounds.joined(separator: "; ") : "")
+        }
         return JobPlan(input: input, outputs: planned, decodes: decodes, threads: max(1, settings.threads),
                        libraryThreads: input.format.codec.libraryThreads, memory: parts.map(\.memory).max() ?? 0,
-                       budget: decode.maxMemory)
+                       budget: decode.maxMemory, schedule: schedules.isEmpty ? nil : schedules.joined(separator: "; "))
     }
 
     /// One part's decodes and outputs, its outputs numbered from `firstOutput`.

@@ -15,13 +15,17 @@ struct RenderExecutor: Sendable {
     let options: DecodeOptions
     let threads: Int
     let splitRegions: Bool
+    /// Encoders that may finish at once (`RenderSchedule.permits`).
+    let permits: Int
 
-    init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool) {
+    init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool,
+         permits: Int? = nil) {
         self.decoder = decoder
         self.plans = plans
         self.options = options
         self.threads = threads
         self.splitRegions = splitRegions
+        self.permits = max(1, min(permits ?? threads, threads))
     }
 
     init(decoder: any RowDecoder, plan: RenderPlan, options: DecodeOptions, threads: Int, splitRegions: Bool) {
@@ -76,35 +80,39 @@ struct RenderExecutor: Sendable {
         var recompressed: (() throws -> [UInt8])? = nil
     }
 
-    /// Every plan's encoded output, in the plans' order.
-    func render(_ outputs: [Output]) throws -> [RenderResult] {
+    /// Every plan's encoded output, or why its own resampling or encoding failed, in the
+    /// plans' order: one output's failure leaves the others to finish. A decode's failure
+    /// is the input's, and is thrown.
+    func render(_ outputs: [Output]) throws -> [Result<RenderResult, Error>] {
         precondition(outputs.count == plans.count, "one output per plan")
-        var results = [RenderResult?](repeating: nil, count: plans.count)
+        var results = [Result<RenderResult, Error>?](repeating: nil, count: plans.count)
         for (i, plan) in plans.enumerated() where plan.path == .whole {
             let (final, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
                                                       splitRegions: splitRegions).image()
             let o = outputs[i]
-            let encoded = try o.format.encodeReporting(final, palettise: plan.stages.contains { $0.palettes },
-                                                       options: o.encoding(final.channels))
-            results[i] = RenderResult(encoded, size: final.size, info: decoded)
+            results[i] = Result {
+                RenderResult(try o.format.encodeReporting(final, palettise: plan.stages.contains { $0.palettes },
+                                                          options: o.encoding(final.channels)), size: final.size, info: decoded)
+            }
         }
         for (i, plan) in plans.enumerated() where plan.path == .recompress {
             // Invariant: `ImageOperation.render` gives every recompress plan its closure.
-            results[i] = RenderResult(bytes: try outputs[i].recompressed!(), size: plan.output, info: decoder.info)
+            results[i] = Result { RenderResult(bytes: try outputs[i].recompressed!(), size: plan.output, info: decoder.info) }
         }
         for (i, plan) in plans.enumerated() where plan.path == .wide {
             let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
             let o = outputs[i]
-            guard plan.depth == 8 else {
-                results[i] = RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
-                                          info: decoded)
-                continue
+            results[i] = Result {
+                guard plan.depth == 8 else {
+                    return RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
+                                        info: decoded)
+                }
+                // Linear light into 8 bits: resampled wide, written narrow.
+                let narrow = final.narrowed()
+                let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains { $0.palettes },
+                                                           options: o.encoding(narrow.channels))
+                return RenderResult(encoded, size: narrow.size, info: decoded)
             }
-            // Linear light into 8 bits: resampled wide, written narrow.
-            let narrow = final.narrowed()
-            let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains { $0.palettes },
-                                                       options: o.encoding(narrow.channels))
-            results[i] = RenderResult(encoded, size: narrow.size, info: decoded)
         }
         let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
@@ -115,11 +123,18 @@ struct RenderExecutor: Sendable {
             for (i, result) in try runConcurrently(passes, sinks: sinks) { results[i] = result }
         } else {
             for pass in passes {
-                let members = pass.outputs.map { sinks[$0]! }
-                let decoded = try decode(pass, decide(pass),
-                                         begin: { region in try members.forEach { try $0.begin(region) } },
-                                         rows: { chunk in try members.forEach { try $0.add(chunk) } })
-                for i in pass.outputs { results[i] = try sinks[i]!.finish(info: decoded) }
+                // An output that fails takes no more rows; the others go on.
+                var failed: [Int: Error] = [:]
+                func each(_ body: (OutputSink) throws -> Void) {
+                    for i in pass.outputs where failed[i] == nil {
+                        do { try body(sinks[i]!) } catch { failed[i] = error }
+                    }
+                }
+                let decoded = try decode(pass, decide(pass), begin: { region in each { try $0.begin(region) } },
+                                         rows: { chunk in each { try $0.add(chunk) } })
+                for i in pass.outputs {
+                    results[i] = failed[i].map { .failure($0) } ?? Result { try sinks[i]!.finish(info: decoded) }
+                }
             }
         }
         return results.map { $0! }
@@ -129,13 +144,13 @@ struct RenderExecutor: Sendable {
     /// resamples and encodes on a thread of its own, the last one on this thread. The
     /// threads come from labelled queues, not the shared pool: a decoder blocked on a
     /// full pipe must never wait for a pool worker that its own consumer needs.
-    private func runConcurrently(_ passes: [Pass], sinks: [Int: OutputSink]) throws -> [(Int, RenderResult)] {
+    private func runConcurrently(_ passes: [Pass], sinks: [Int: OutputSink]) throws -> [(Int, Result<RenderResult, Error>)] {
         var lanes: [Lane] = []
         for (p, pass) in passes.enumerated() {
             for i in pass.outputs { lanes.append(Lane(index: i, pass: p, sink: sinks[i]!, pipe: ChunkPipe(capacity: 8))) }
         }
         let state = Locked(LaneResults(passes: passes.count))
-        let gate = EncodeGate(permits: threads, costs: Dictionary(uniqueKeysWithValues: lanes.map { ($0.index, $0.sink.encodingCost) }))
+        let gate = EncodeGate(permits: permits, costs: Dictionary(uniqueKeysWithValues: lanes.map { ($0.index, $0.sink.encodingCost) }))
         let group = DispatchGroup()
         for (p, pass) in passes.enumerated() {
             let pipes = lanes.filter { $0.pass == p }.map(\.pipe)
@@ -150,7 +165,7 @@ struct RenderExecutor: Sendable {
                     let info = try decode(pass, decision, begin: begin, rows: rows)
                     state.withLock { $0.decoded[p] = info }
                 } catch {
-                    state.withLock { $0.add(error) }
+                    state.withLock { $0.errors.append(error) }
                     pipes.forEach { $0.cancel() }
                 }
                 pipes.forEach { $0.close() }
@@ -166,18 +181,14 @@ struct RenderExecutor: Sendable {
         return done.results
     }
 
-    /// What the threads of `runConcurrently` hand back.
+    /// What the threads of `runConcurrently` hand back: each output's result, and the
+    /// decodes' errors (the input's).
     private struct LaneResults {
         var decoded: [ImageInfo?]
-        var results: [(Int, RenderResult)] = []
+        var results: [(Int, Result<RenderResult, Error>)] = []
         var errors: [Error] = []
 
         init(passes: Int) { decoded = Array(repeating: nil, count: passes) }
-
-        /// A cancellation is only the echo of another thread's error.
-        mutating func add(_ error: Error) {
-            if !(error is CancellationError) { errors.append(error) }
-        }
     }
 
     /// One output's thread: it takes its pass's rows from its pipe, and finishes.
@@ -204,11 +215,10 @@ struct RenderExecutor: Sendable {
                 // The pipe closes after the decoder has stored its header, or failed.
                 guard let info = state.withLock({ $0.decoded[pass] }) else { return }
                 let result = try gate.run(index: index) { try sink.finish(info: info) }
-                state.withLock { $0.results.append((index, result)) }
+                state.withLock { $0.results.append((index, .success(result))) }
             } catch {
-                state.withLock { $0.add(error) }
-                pipe.cancel()
-                // Drained so the decoder, blocked or not, finds room and sees the cancel.
+                state.withLock { $0.results.append((index, .failure(error))) }
+                // Drained, not cancelled: the pass's other outputs still want its rows.
                 while pipe.pop() != nil {}
             }
         }

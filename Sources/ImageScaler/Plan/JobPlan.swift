@@ -48,6 +48,10 @@ package struct JobPlan: Equatable, Sendable {
     /// About the most bytes the job holds at once, and the budget.
     package let memory: Int
     package let budget: Int
+    /// How the outputs run within the budget when not all at once with an encoder on
+    /// each thread (`RenderSchedule`): "2 rounds, each decoding again (...): outputs 1, 3; 2";
+    /// nil when they do.
+    package var schedule: String? = nil
 
     /// The plan as `imgscale plan` prints it, one fact a line, each output under its
     /// name in `names` (its number without).
@@ -68,6 +72,7 @@ package struct JobPlan: Equatable, Sendable {
             for d in o.dropped { out.append("  warning: \(d)") }
         }
         out.append("threads: \(threads)" + (libraryThreads.map { "; \($0)" } ?? ""))
+        if let schedule { out.append("schedule: \(schedule)") }
         out.append("memory: about \(MemoryBudget.describe(memory)) of \(budget >= Int.max / 2 ? "no budget" : MemoryBudget.describe(budget))"
                    + (memory > budget ? " (over: the render would be refused)" : ""))
         return out

@@ -10,7 +10,10 @@ struct JobPreparation {
     /// Each output's format, the input's own where the output named none.
     let formats: [ImageFormat]
     let plans: [RenderPlan]
-    let memory: Int
+    /// Which outputs run together and how many encoders finish at once, within the budget.
+    let schedule: RenderSchedule
+    /// The estimate of the schedule's largest round.
+    var memory: Int { schedule.memory }
     /// Whether the decoder draws a picture (SVG) at the size `info` gives.
     var isDrawn: Bool { decoder.capabilities.drawsAtAnySize }
     private let encode: EncodeOptions
@@ -68,8 +71,12 @@ struct JobPreparation {
         // 0.95 GB the plans did not count.
         let carried = (settings.carryProfile && !decode.toSRGB ? info.iccProfile?.count ?? 0 : 0)
             + (settings.keepMetadata ? (info.exif?.count ?? 0) + (info.xmp?.count ?? 0) : 0)
-        let total = Double(RenderPlan.memory(of: plans, dataBytes: data.count)) + Double(carried) * 3 * Double(plans.count)
-        memory = total >= Double(Int.max / 2) ? Int.max / 2 : Int(total)
+        // The file, and every output's file (its metadata), kept until the last round ends;
+        // a round's outputs hold their metadata twice more while they are made.
+        schedule = RenderSchedule(held: plans.map { Int.saturatingSum($0.memory - data.count, Int.saturatingProduct(carried, 2)) },
+                                  encoding: plans.map(\.encoding),
+                                  base: Int.saturatingSum(data.count, Int.saturatingProduct(carried, plans.count)),
+                                  threads: max(1, settings.threads), budget: decode.maxMemory)
         self.encode = encode
         self.settings = settings
         toSRGB = decode.toSRGB

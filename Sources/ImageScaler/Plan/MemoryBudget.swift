@@ -20,7 +20,7 @@ package enum MemoryBudget {
         if needed >= 1 << 40 { throw DecodeError.outOfMemory(needed) }
         // mmap, not malloc: the optimiser may delete a malloc whose block is only freed
         // (it did, in release builds, so the probe never ran). The kernel applies the
-        // same address-space limit and overcommit rule to both.
+        // same data limit (`RLIMIT_DATA`, `ulimit -d`) and overcommit rule to both.
         let probe = mmap(nil, needed, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let probe, probe != MAP_FAILED else { throw DecodeError.outOfMemory(needed) }
         munmap(probe, needed)

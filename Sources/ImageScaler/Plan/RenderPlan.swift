@@ -59,8 +59,11 @@ struct RenderPlan {
     /// For `crop` by a decoder that decodes regions: the stored rect kept, and the
     /// window (with `cropSlack`) to decode around it.
     let cropRegion: (kept: Rect, window: Rect)?
-    /// About the most bytes the job holds at once (`MemoryBudget`).
+    /// About the most bytes the job holds at once (`MemoryBudget`), but for `encoding`.
     let memory: Int
+    /// The bytes the output's encoder library works in while it finishes, beside `memory`:
+    /// only so many encoders finish at once (`RenderSchedule`).
+    let encoding: Int
     /// Bits per sample from the decoder to the encoder: 8, or 16 on the wide path.
     let depth: Int
     /// Every step from the decoder to the encoder, in order (`Stage`): what the
@@ -172,6 +175,7 @@ struct RenderPlan {
             path = .recompress
             self.stages = [.recompress(info.format)]
             memory = dataBytes * 3
+            encoding = 0
         } else {
             self.stages = stages
             // Quantising holds per pixel an RGBA copy, its packed colour, the dither weights
@@ -183,6 +187,7 @@ struct RenderPlan {
             let needed = Double(RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
                                                         cropWindow: cropRegion?.1, capabilities: capabilities)) + quantising + encoderHeld
             memory = needed >= Double(Int.max / 2) ? Int.max / 2 : Int(needed)
+            encoding = format?.codec.writer?.workingBytes(encode, output) ?? 0
         }
         self.path = path
     }
@@ -333,8 +338,10 @@ struct RenderPlan {
             let tempWidth = min(Double(r.storedTarget.width), rows)
             // Alpha makes premultiplied copies of a row; 4 channels bound every case.
             total += taps * tempWidth * 4 + rowBytes
+            // Streamed, an encoder of whole pictures gathers the rows (at most 4 bytes a
+            // pixel; a JPEG's or PNG's none); held, the result and its finished copies.
             let target = Double(r.storedTarget.width) * Double(r.storedTarget.height) * 4
-            total += path == .stream ? 2 * target : 4 * target + Double(output.width) * Double(output.height) * 4
+            total += path == .stream ? target : 4 * target + Double(output.width) * Double(output.height) * 4
         } else {
             let window = cropWindow ?? Rect(size: info.size)
             let pixels = info.workingBytes == 0 || cropWindow != nil ? Double(window.width) * Double(window.height)

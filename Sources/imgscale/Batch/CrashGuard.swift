@@ -13,7 +13,7 @@ nonisolated(unsafe) private var guardExitStatus: Int32 = 1
 
 /// A batch of one input runs in this process rather than in a forked worker (a fork
 /// and a second process to tear down cost more than a small thumbnail): under the same
-/// address-space and CPU limits, and with handlers that turn a fatal signal into the
+/// memory and CPU limits, and with handlers that turn a fatal signal into the
 /// same line a worker's death gives, `imgscale: x: decoder crashed (SIGSEGV);
 /// nothing written`, its report line, and exit status 1. The handlers run on their own
 /// stack, so a decoder's stack overflow is caught too. What a library prints on stderr
@@ -58,7 +58,7 @@ enum CrashGuard {
         sigemptyset(&action.sa_mask)
         var previous = [Glibc.sigaction](repeating: Glibc.sigaction(), count: fatal.count)
         for (i, s) in fatal.enumerated() { sigaction(s, &action, &previous[i]) }
-        WorkerPool.applyAddressSpace(limits)
+        WorkerPool.applyMemoryLimit(limits)
         WorkerPool.applyCPU(limits)
         // Not under a sanitizer: its report of this very job must reach the terminal whole.
         let terminal = WorkerPool.sanitized ? -1 : dup(2)

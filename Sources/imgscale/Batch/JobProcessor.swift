@@ -2,8 +2,8 @@ import ImageScaler
 
 /// Runs one job from bytes on disk to bytes on disk: the input is read once and all
 /// the outputs asked for are rendered together, then each is written atomically. A
-/// read or decode failure fails every output and writes none; a write failure fails
-/// that output alone.
+/// read or decode failure fails every output and writes none; an encode or write
+/// failure fails that output alone.
 enum JobProcessor {
     /// Per output asked for (by index into `job.outputs`): its size and file, or why it
     /// failed. Throws the error that fails the whole input; the warnings are the input's.
@@ -21,15 +21,17 @@ enum JobProcessor {
             entries[i] = outputs.count ..< outputs.count + job.outputs[i].entries.count
             outputs += job.outputs[i].entries.map { RenderOutput($0, as: job.outputs[i].format) }
         }
-        let rendered = try ImageOperation.render(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
+        let each = try ImageOperation.renderEach(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
                                                  settings: settings.render)
+        let rendered = each.compactMap { try? $0.get() }
         var results: [Int: Result<(Size, BatchReporter.WrittenFile?), Error>] = [:]
         for (k, i) in wanted.enumerated() {
-            let output = job.outputs[i], result = rendered[k]
+            let output = job.outputs[i]
             results[i] = Result {
+                let result = try each[k].get()
                 var bytes = result.bytes
                 if let range = entries[i], let format = output.format {
-                    bytes = try format.merge([result.bytes] + rendered[range].map(\.bytes))
+                    bytes = try format.merge([result.bytes] + each[range].map { try $0.get().bytes })
                 }
                 try ImageFile.write(bytes, to: output.path)
                 return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim) : nil)

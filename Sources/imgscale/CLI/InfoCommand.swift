@@ -6,7 +6,7 @@ import ImageScaler
 /// `imgscale info FILE...`: each input's header, one line (or JSON object) each, in the
 /// order given. Each input is read in a forked worker (one file: in this process,
 /// guarded), so a decoder library that crashes on one file costs that file's line, not
-/// the ones after it; a worker's address space is bounded by the memory budget.
+/// the ones after it; a worker's writable memory is bounded by the memory budget.
 enum InfoCommand {
     static func run(_ args: ParsedArguments) throws -> Int32 {
         let paths = args.positionals

@@ -63,6 +63,7 @@ enum PlanPrinter {
         j.add("threads", plan.threads)
         j.add("library_threads", plan.libraryThreads)
         j.add("memory", plan.memory)
+        j.add("schedule", plan.schedule)
         j.add("budget", plan.budget >= Int.max / 2 ? nil : plan.budget)
         return j.text
     }
