@@ -78,15 +78,16 @@ final class OutputSafetyTests: XCTestCase {
         }
         try FileManager.default.createDirectory(atPath: dir + "/out/s1", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir + "/out/s2", withDestinationPath: "s1")
-        let cases: [([String], String)] = [
-            (["a/x.jpg", "b/x.jpg", "--name", "{dir}/../{name}"], "would both write"),
-            (["s1/x.jpg", "s2/x.jpg", "--name", "{dir}/{name}"], "would both write"),
-            (["../\(URL(fileURLWithPath: dir).lastPathComponent)/a/x.jpg", "--name", "{dir}/{name}"], "outside --out-dir"),
-            ([dir + "/a/x.jpg", "--name", "{dir}/{name}"], "outside --out-dir"),
+        // Inputs meeting in one file fail (exit 1, nothing written); leaving is a usage error.
+        let cases: [([String], String, Int32)] = [
+            (["a/x.jpg", "b/x.jpg", "--name", "{dir}/../{name}"], "would both write", 1),
+            (["s1/x.jpg", "s2/x.jpg", "--name", "{dir}/{name}"], "would both write", 1),
+            (["../\(URL(fileURLWithPath: dir).lastPathComponent)/a/x.jpg", "--name", "{dir}/{name}"], "outside --out-dir", 2),
+            ([dir + "/a/x.jpg", "--name", "{dir}/{name}"], "outside --out-dir", 2),
         ]
-        for (args, message) in cases {
+        for (args, message, status) in cases {
             let r = CLI.run(["fill", "--size", "8x8", "--out-dir", "out"] + args, cwd: dir)
-            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertEqual(r.status, status, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
         }
         XCTAssertEqual(CLI.files(dir + "/out/s1"), [], "nothing written")

@@ -102,7 +102,7 @@ final class WorkerIsolationTests: XCTestCase {
         let input = dir + "/crash-me.png"
         try FileManager.default.copyItem(atPath: CLI.testImages + "/two-colour-8x8.png", toPath: input)
         let v = CLI.run(["fit", "-v", "--size", "4x4", CLI.testImages + "/two-colour-8x8.png", "-o", dir + "/ok.png"])
-        XCTAssertTrue(v.stderr.contains("1 input on this process, guarded"), v.stderr)
+        XCTAssertTrue(v.stderr.contains("1 input on this process, isolated"), v.stderr)
         let r = CLI.sh("IMGSCALE_TEST_CRASH=crash-me \"$IMGSCALE\" fit --size 4x4 '\(input)' -o '\(dir)/out.png' --report '\(dir)/r.jsonl'")
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertEqual(r.stderr, "imgscale: \(input): decoder crashed (SIGSEGV); nothing written\n")

@@ -38,6 +38,9 @@ struct BatchPlanner {
         guard !inputs.isEmpty else { throw UsageError(message: "no input files") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "stdin ('-') can be read only once") }
         let formats = args.choices("format", as: ImageFormat.self)
+        if let twice = formats.first(where: { f in formats.filter { $0 == f }.count > 1 }) {
+            throw UsageError(message: "--format \(twice.rawValue) is given twice, so two outputs would both write one file")
+        }
         let format = formats.first
 
         var jobs: [Job] = []
@@ -64,7 +67,7 @@ struct BatchPlanner {
             }
             jobs.append(Job(index: 0, input: inputs[0], outputs: [
                 Job.Output(path: output, format: named, operation: operations[0], entries: Array(operations.dropFirst()))]))
-            try checkOutputs(jobs, outDir: nil)
+            try checkOutputs(&jobs, outDir: nil)
         } else {
             guard let dir = args.value("out-dir") else {
                 throw UsageError(message: "no output: give -o OUTPUT for one input, or --out-dir DIR")
@@ -114,8 +117,11 @@ struct BatchPlanner {
                     if let long = path.split(separator: "/").first(where: { FileName.bytes(String($0)).count > 255 }) {
                         throw UsageError(message: "--name makes '\(FileName.display(String(long.prefix(40))))...', \(FileName.bytes(String(long)).count) bytes; a file name has at most 255")
                     }
+                    if FileName.bytes(path).count >= Int(PATH_MAX) {
+                        throw UsageError(message: "--name makes a path of \(FileName.bytes(path).count) bytes ('\(FileName.display(String(path.prefix(40))))...'); a path has at most \(PATH_MAX - 1)")
+                    }
                     var output = Job.Output(path: path, format: ImageFormat.fromExtension(of: path), operation: operation,
-                                            entries: oneFile ? Array(operations.dropFirst()) : [])
+                                            entries: oneFile ? Array(operations.dropFirst()) : [], produced: try size?.get())
                     if ImageFormat.isUnwritableImageExtension(of: path) {
                         output.failure = "cannot write '\(FileName.display(path))': imgscale writes \(ImageFormat.names(ImageFormat.writable)); give --format or a --name with \(ImageFormat.writableExtensions)"
                     }
@@ -123,7 +129,7 @@ struct BatchPlanner {
                 }
                 jobs.append(Job(index: index, input: input, outputs: outputs))
             }
-            try checkOutputs(jobs, outDir: dir)
+            try checkOutputs(&jobs, outDir: dir)
         }
         return try shard(jobs)
     }
@@ -194,18 +200,24 @@ struct BatchPlanner {
         return name + "." + ext
     }
 
-    /// Two inputs writing one file would race and lose one; an output that is an input
-    /// would destroy it; an output outside --out-dir is not what the user asked for. All
-    /// are refused before any work, comparing files, not spellings.
-    private func checkOutputs(_ jobs: [Job], outDir: String?) throws {
+    /// An output that is an input would destroy it, and one outside --out-dir is not what
+    /// the user asked for: both are refused before any work, comparing files, not
+    /// spellings. Two outputs naming one file would race and lose one: where they are the
+    /// same file (sizes that `--no-upscale` makes one), it is made once and said so;
+    /// else both fail, with their inputs' other outputs still made.
+    private func checkOutputs(_ jobs: inout [Job], outDir: String?) throws {
         var inputs: [String: String] = [:]
         for job in jobs where job.input != "-" {
             if let id = PathIdentity(path: job.input).fileID, inputs[id] == nil { inputs[id] = job.input }
         }
         let root = outDir.map { PathIdentity.canonicalDirectory($0) + "/" }
-        var seen: [String: (input: String, operation: ImageOperation)] = [:]
-        for job in jobs {
-            for output in job.outputs where output.path != "-" && output.failure == nil {
+        var seen: [String: (job: Int, output: Int)] = [:]
+        var repeated: Set<[Int]> = []
+        /// The sizes asked of each output kept for several.
+        var merged: [[Int]: [String]] = [:]
+        for j in jobs.indices {
+            let job = jobs[j]
+            for (o, output) in job.outputs.enumerated() where output.path != "-" && output.failure == nil {
                 let target = PathIdentity(path: output.path)
                 let canonical = target.canonical
                 if let root, !canonical.hasPrefix(root) {
@@ -215,15 +227,43 @@ struct BatchPlanner {
                     throw UsageError(message: "output '\(FileName.display(output.path))' is the input '\(FileName.display(input))'; write it elsewhere")
                 }
                 guard target.isReplaceable else { continue }
-                if let other = seen[canonical] {
-                    if other.input == job.input {
-                        let sizes = [other.operation, output.operation].compactMap(\.requestedSize).map { "--size \(ValueParser.text(of: $0))" }
-                        throw UsageError(message: "\(sizes.joined(separator: " and ")) of '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'; put {w} and {h} in --name")
-                    }
-                    throw UsageError(message: "inputs '\(FileName.display(other.input))' and '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'")
+                guard let (oj, oo) = seen[canonical] else {
+                    seen[canonical] = (j, o)
+                    continue
                 }
-                seen[canonical] = (job.input, output.operation)
+                let other = jobs[oj].outputs[oo]
+                let sizes = [other.operation, output.operation].compactMap(\.requestedSize).map { "--size \(ValueParser.text(of: $0))" }
+                if oj == j, let made = output.produced, other.produced == made, other.format == output.format,
+                   BatchPlanner.kind(of: other.operation) == BatchPlanner.kind(of: output.operation) {
+                    repeated.insert([j, o])
+                    let asked = (merged[[oj, oo]] ?? [sizes[0]]) + sizes.dropFirst()
+                    merged[[oj, oo]] = asked
+                    jobs[oj].outputs[oo].note = asked.dropLast().joined(separator: ", ") + " and \(asked.last!) give the same \(made) picture (no upscaling past the source): written once"
+                    continue
+                }
+                // Names from the command line alone meet for every input: a usage error.
+                if oj == j, output.produced == nil || other.produced == nil {
+                    throw UsageError(message: "\(sizes.joined(separator: " and ")) of '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'; put {w} and {h} in --name")
+                }
+                let why = oj == j
+                    ? "\(sizes.joined(separator: " and ")) would both write '\(FileName.display(canonical))'; name both sides, like '{stem}-{width}x{height}.{ext}'"
+                    : "inputs '\(FileName.display(jobs[oj].input))' and '\(FileName.display(job.input))' would both write '\(FileName.display(canonical))'"
+                jobs[j].outputs[o].failure = why
+                if jobs[oj].outputs[oo].failure == nil { jobs[oj].outputs[oo].failure = why }
             }
+        }
+        for j in jobs.indices {
+            jobs[j].outputs = jobs[j].outputs.enumerated().filter { !repeated.contains([j, $0.offset]) }.map(\.element)
+        }
+    }
+
+    /// Which operation: outputs of one input by the same one at the same size are the same picture.
+    private static func kind(of operation: ImageOperation) -> Int {
+        switch operation {
+        case .fill: return 0
+        case .fit: return 1
+        case .crop: return 2
+        case .convert: return 3
         }
     }
 

@@ -24,6 +24,8 @@ final class BatchReporter: Sendable {
         /// `--if-changed`'s key of what made it (`BuildManifest.key`), and the stamps.
         var key: String? = nil
         var stamps: BuildManifest.Stamps? = nil
+        /// Said of it once (`Job.Output.note`).
+        var note: String? = nil
     }
 
     /// An output file as the report states it.
@@ -109,6 +111,10 @@ final class BatchReporter: Sendable {
         let input = FileName.display(outcome.input)
         var lines: [String] = []
         if verbose, let decodes = outcome.decodes { lines.append("imgscale: \(input): \(decodes)") }
+        // Said once for the input, though each format's output carries it.
+        if verbose { for note in outcome.outputs.compactMap(\.note) where !lines.contains("imgscale: \(input): \(note)") {
+            lines.append("imgscale: \(input): \(note)")
+        } }
         for warning in outcome.warnings { lines.append("imgscale: \(input): warning: \(warning)") }
         if let error = outcome.error { lines.append("imgscale: \(input): \(error)") }
         for output in outcome.outputs where output.error != nil && output.error != outcome.error {
@@ -168,6 +174,7 @@ final class BatchReporter: Sendable {
             json.add("sha256", output.file?.sha256)
             json.add("quality", output.file?.quality)
             if let ssim = output.file?.ssim { json.add("ssim", raw: ssim) }
+            json.add("note", output.note)
             json.add("ms", outcome.milliseconds)
             text += json.text + "\n"
         }

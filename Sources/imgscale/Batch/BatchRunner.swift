@@ -48,7 +48,7 @@ final class BatchRunner: Sendable {
         let limits = WorkerPool.Limits(budget: budget, images: 1, cpuSeconds: cpuSeconds)
         if reporter.verbose {
             let place = !isolated ? "threads of this process"
-                : jobs.count == 1 ? "this process, guarded (a crash fails it with one line)"
+                : jobs.count == 1 ? "this process, isolated as a worker would be (a decoder crash fails only it)"
                 : forkable ? "\(workers) worker process\(workers == 1 ? "" : "es")"
                 : "threads of this process (it has threads already, so it cannot fork workers)"
             Console.err("imgscale: \(jobs.count) input\(jobs.count == 1 ? "" : "s") on \(place)")
@@ -83,7 +83,7 @@ final class BatchRunner: Sendable {
     private func runOne(_ job: Job) -> BatchReporter.InputOutcome {
         let t0 = Console.now()
         func ms() -> Int { Int(((Console.now() - t0) * 1000).rounded()) }
-        var outcomes = job.outputs.map { BatchReporter.Outcome(output: $0.path, status: .failed, error: $0.failure) }
+        var outcomes = job.outputs.map { BatchReporter.Outcome(output: $0.path, status: .failed, error: $0.failure, note: $0.note) }
         var wanted: [Int] = []
         // --if-changed reads and hashes the input first: its outputs are current when the
         // manifest's key is this run's and their files are what was written.
@@ -122,7 +122,8 @@ final class BatchRunner: Sendable {
                 case .success(let (size, file)):
                     let path = job.outputs[i].path
                     let stamps = inputStamp.flatMap { i in inputSHA.flatMap { s in BuildManifest.stamp(path).map { BuildManifest.Stamps(input: i, inputSHA: s, output: $0) } } }
-                    outcomes[i] = .init(output: path, status: .ok, size: size, file: file, key: keys[i], stamps: stamps)
+                    outcomes[i] = .init(output: path, status: .ok, size: size, file: file, key: keys[i], stamps: stamps,
+                                        note: job.outputs[i].note)
                 case .failure(let error): outcomes[i].error = ErrorText.describe(error)
                 }
             }

@@ -26,6 +26,7 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
             w.string(output.stamps?.input)
             w.string(output.stamps?.inputSHA)
             w.string(output.stamps?.output)
+            w.string(output.note)
         }
         return w.bytes
     }
@@ -45,12 +46,12 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
             let failure = r.string()
             let w = r.int(), h = r.int()
             let bytes = r.int(), format = r.string(), sha = r.string(), quality = r.int(), ssim = r.string(), key = r.string()
-            let stampIn = r.string(), stampSHA = r.string(), stampOut = r.string()
+            let stampIn = r.string(), stampSHA = r.string(), stampOut = r.string(), note = r.string()
             let stamps = stampIn.flatMap { i in stampSHA.flatMap { s in stampOut.map { BuildManifest.Stamps(input: i, inputSHA: s, output: $0) } } }
             let file = bytes >= 0 ? BatchReporter.WrittenFile(bytes: bytes, format: format ?? "", sha256: sha ?? "",
                                                               quality: quality >= 0 ? quality : nil, ssim: ssim) : nil
             outputs.append(.init(output: path, status: status, error: failure, size: w >= 0 && h >= 0 ? Size(width: w, height: h) : nil,
-                                 file: file, key: key, stamps: stamps))
+                                 file: file, key: key, stamps: stamps, note: note))
         }
         guard r.complete else { return nil }
         self.init(input: input, error: error, warnings: warnings, decodes: decodes, outputs: outputs, milliseconds: ms)

@@ -15,6 +15,11 @@ struct Job: Sendable {
         var entries: [ImageOperation] = []
         /// Why this output cannot be made, found while naming it; the rest go on.
         var failure: String? = nil
+        /// The size it will have, when the name needed it (`{width}`, `{height}`).
+        var produced: Size? = nil
+        /// Said of it once, in the report and under `-v` ("--size 1920x and --size 3840x
+        /// give the same file ...").
+        var note: String? = nil
     }
 
     /// The job's place in the batch as given: reports come in this order.

@@ -64,11 +64,14 @@ struct CompareCommand {
         if let text = args.value("max-pixels-differ") {
             let percent = text.hasSuffix("%")
             let number = percent ? String(text.dropLast()) : text
-            guard let v = Double(number), v >= 0, v.isFinite, percent || v == v.rounded() else {
-                throw UsageError(message: "--max-pixels-differ must be a count or a percentage like 0.1%, not '\(text)'")
+            // A count is digits up to 2^48, the pixels of the largest sides (2^24) any image has;
+            // a percentage at most 100.
+            let count = percent ? nil : number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber) && number.count <= 15
+                ? Int(number).flatMap { $0 <= 1 << 48 ? $0 : nil } : nil
+            guard let v = Double(number), v >= 0, v.isFinite, percent ? v <= 100 : count != nil else {
+                throw UsageError(message: "--max-pixels-differ must be a count of pixels up to 2^48 or a percentage up to 100% like 0.1%, not '\(text)'")
             }
-            // A count past any image's pixels allows them all; Int(v) would trap at 2^63.
-            limits.allowed = percent ? .percent(v) : .pixels(v < 0x1p62 ? Int(v) : Int.max)
+            limits.allowed = percent ? .percent(v) : .pixels(count ?? 0)
         }
         var decode = DecodeOptions()
         decode.maxMemory = Commands.maxMemory(args)
@@ -92,7 +95,16 @@ struct CompareCommand {
             return CompareServer(command: command, width: max(1, args.int("jobs") ?? cores)).run()
         }
         let (expected, actual) = (args.positionals[0], args.positionals[1])
-        let dirs = (isDirectory(expected), isDirectory(actual))
+        var dirs = (isDirectory(expected), isDirectory(actual))
+        // A golden suite's first recording makes its directory, as a pair's golden file's
+        // folders are made: nothing there yet is what "missing" means.
+        var st = stat()
+        if dirs.1, !dirs.0, ["missing", "all"].contains(args.value("update") ?? ""), lstat(expected, &st) != 0, errno == ENOENT {
+            do { try ImageFile.makeDirectory(expected) } catch {
+                throw UsageError(message: "compare: cannot make the goldens directory '\(FileName.display(expected))': \(ErrorText.describe(error))")
+            }
+            dirs.0 = true
+        }
         for option in ["diff", "junit", "html"] {
             if let path = args.value(option) {
                 try BatchPlanner.checkSideOutput(path, option: option, inputs: [expected, actual], outputs: [])
