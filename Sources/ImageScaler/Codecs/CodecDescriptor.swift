@@ -64,9 +64,10 @@ struct CodecDescriptor: Sendable {
         /// A palette image of `size`: RGBA entries and one index byte a pixel, for a format
         /// that stores palettes (the plan's palettise stage); nil: full colour only.
         var palette: (@Sendable (_ size: Size, _ entries: [UInt8], _ indices: [UInt8], EncodeOptions) throws -> [UInt8])? = nil
-        /// Bytes per output pixel the encoder holds until its last row, for these options
-        /// (a JPEG `--optimize` holds every coefficient): counted in the plan's memory.
-        var heldBytesPerPixel: @Sendable (EncodeOptions) -> Int = { _ in 0 }
+        /// Bytes the encoder holds from its first row to its last for an image of this
+        /// size and these options (an encoder of whole pictures gathers the rows; a JPEG
+        /// with optimised Huffman tables holds every coefficient): in the plan's memory.
+        var heldBytes: @Sendable (EncodeOptions, Size) -> Int = { _, _ in 0 }
         /// Bytes the library's encoder works in while it finishes an image of this size
         /// (on top of the rows it was given): counted only for the encoders that finish at
         /// once, which the schedule bounds (`RenderSchedule`). Measured as peak RSS over a

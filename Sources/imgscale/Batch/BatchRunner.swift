@@ -124,7 +124,9 @@ final class BatchRunner: Sendable {
                     let stamps = inputStamp.flatMap { i in inputSHA.flatMap { s in BuildManifest.stamp(path).map { BuildManifest.Stamps(input: i, inputSHA: s, output: $0) } } }
                     outcomes[i] = .init(output: path, status: .ok, size: size, file: file, key: keys[i], stamps: stamps,
                                         note: job.outputs[i].note)
-                case .failure(let error): outcomes[i].error = ErrorText.describe(error)
+                case .failure(let error):
+                    // An encoder library says only that it failed; where memory ran out, this says so.
+                    outcomes[i].error = ErrorText.describe(error) + (error is EncodeError ? WorkerPool.memoryLimitReason().map { "; \($0)" } ?? "" : "")
                 }
             }
             return .init(input: job.input, warnings: warnings, decodes: decodes, outputs: outcomes, milliseconds: ms())

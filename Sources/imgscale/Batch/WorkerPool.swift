@@ -5,6 +5,9 @@ import ImageScaler
 
 /// Set by SIGINT while a pool runs; read by its loop between polls.
 nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+/// The memory limit this process runs a job under (`WorkerPool.applyMemoryLimit`): the
+/// budget it follows, and the address space (VmPeak) past which the data limit was met.
+nonisolated(unsafe) private var appliedMemoryLimit: (budget: Int, peak: Int)? = nil
 
 /// Runs a batch's jobs in forked worker processes, one job at a time each, so that a
 /// crash, an abort or a runaway inside a third-party decoder (libheif, libde265, dav1d,
@@ -22,6 +25,8 @@ final class WorkerPool {
         var data: Int?
         /// CPU seconds one job may use.
         var cpuSeconds: Int?
+        /// The memory budget the limit follows.
+        var budget: Int
 
         /// Room for `images` decodes within the memory budget, and half a gigabyte over:
         /// the budget is an estimate, and every thread's stack is writable memory too.
@@ -29,6 +34,7 @@ final class WorkerPool {
         init(budget: Int, images: Int, cpuSeconds: Int?) {
             data = budget > 0 && budget < Int.max / 4 ? 2 * images * budget + (512 << 20) : nil
             self.cpuSeconds = cpuSeconds
+            self.budget = budget
         }
     }
 
@@ -236,9 +242,10 @@ final class WorkerPool {
     /// limit the budget allows (a 12 MP srcset failed at defaults with 590 MB resident).
     /// Two arenas keep the reservations, and the fragmentation between outputs, small.
     static func applyMemoryLimit(_ limits: Limits) {
-        guard let extra = limits.data, !sanitized else { return }
+        guard !sanitized else { return }
         // M_ARENA_MAX of <malloc.h>, a negative macro Swift does not import.
         _ = mallopt(-8, 2)
+        guard let extra = limits.data else { return }
         var now = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &now)
         // Where /proc is not mounted the base is unknown: a Swift process's own is about
@@ -246,7 +253,17 @@ final class WorkerPool {
         let inUse = WorkerPool.status("VmData:") ?? 64 << 20
         let limit = rlim_t(clamping: inUse + extra)
         var r = rlimit(rlim_cur: min(limit, now.rlim_max), rlim_max: now.rlim_max)
-        setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &r)
+        guard setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &r) == 0, let size = WorkerPool.status("VmSize:") else { return }
+        // What is mapped beside the data (code, libraries, reservations) stays about the
+        // same, so the data limit was met where VmPeak reached it plus that.
+        appliedMemoryLimit = (limits.budget, size - inUse + extra)
+    }
+
+    /// Why an encoder in this process may have failed, when its memory was near the
+    /// limit: the sentence names the budget and --max-memory; nil when it was not.
+    static func memoryLimitReason() -> String? {
+        guard let applied = appliedMemoryLimit, let peak = status("VmPeak:"), peak >= applied.peak - (64 << 20) else { return nil }
+        return "it ran out of the memory its worker is allowed for the budget of \(MemoryBudget.describe(applied.budget)) (raise it with --max-memory)"
     }
 
     /// Lets this process use the limit's CPU seconds from now on (SIGXCPU after).

@@ -21,6 +21,8 @@ extension CodecDescriptor {
                        carriable: { options, _ in GIFEncoder.carriable(options) },
                        settings: { _ in ["a colour table a frame (median cut past 255 colours), alpha below 128 transparent"] },
                        animation: { size, _, loops in try GIFAnimationEncoder(size: size, loopCount: loops) },
-                       // The median cut's copy and indices: 82 MB over JPEG's peak at 3840x2880.
-                       workingBytes: { _, s in 8 * s.width * s.height }))
+                       // Rows gathered, then the median cut's indices and histogram: 80 MB
+                       // over JPEG's peak at 3840x2880.
+                       heldBytes: { _, s in 4 * s.width * s.height },
+                       workingBytes: { _, s in 4 * s.width * s.height }))
 }

@@ -7,6 +7,9 @@ import CJPEGShim
 final class JPEGEncoder: RowEncoder {
     /// sharp\'s and vipsthumbnail\'s neighbourhood for web thumbnails.
     static let defaultQuality = 85
+    /// The most pixels whose Huffman tables are fitted to the image (jpeg_shim.c's
+    /// `optimize_coding`): libjpeg then holds every coefficient until the last row.
+    static let fittedTablesUpTo = 2048 * 2048
     private let writer: OpaquePointer
 
     init(width: Int, height: Int, channels: Int, options: EncodeOptions) throws {
