@@ -48,7 +48,8 @@ final class CompareReportTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: "\(dir)/report/\(picture)"), picture)
         }
         for control in ["data-view=\"slider\"", "data-view=\"onion\"", "data-view=\"blink\"", "data-view=\"diff\"", "class=\"slide\"", "class=\"fade\"",
-                        "type=\"checkbox\" data-status=\"differ\" checked", "data-status=\"skipped\"", "rules of imgscale-goldens.json: 2"] {
+                        "type=\"checkbox\" data-status=\"differ\" checked", "data-status=\"skipped\"",
+                        "rules of imgscale-goldens.json applied: 2; decided by rule 2 (line 3, match \"charts/**\")"] {
             XCTAssertTrue(html.contains(control), control)
         }
         XCTAssertFalse(html.contains("http://") || html.contains("https://"), "no network")

@@ -57,7 +57,14 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
         self.init(input: input, error: error, warnings: warnings, decodes: decodes, outputs: outputs, milliseconds: ms)
     }
 
+    /// What a library printed joins the input's one line when it failed (libde265's
+    /// complaint is the reason's own detail), and is a warning when it did not.
     mutating func attach(printed: String) {
-        warnings.append("the decoder printed: \(printed)")
+        guard let reason = error else {
+            warnings.append("the decoder printed: \(printed)")
+            return
+        }
+        error = reason + " (the decoder printed: \(printed))"
+        for i in outputs.indices where outputs[i].error == reason { outputs[i].error = error }
     }
 }

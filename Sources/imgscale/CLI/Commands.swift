@@ -233,6 +233,14 @@ enum Commands {
             stable. --diff is written only when the images differ (images of different sizes on
             the larger canvas). With two directories every image is compared by relative path
             (-j at a time); missing and extra files fail too, and --diff names a directory.
+            In EXPECTED, a file imgscale-goldens.json sets limits per image: {"version": 1,
+            "rules": [{"match": "icons/*.png", "tolerance": 3}, {"match": "charts/**",
+            "max_delta_e": 2, "max_pixels_differ": "0.5%"}, {"match": "flaky/**", "skip": true,
+            "reason": "fonts differ on CI"}]}. Every rule matching a relative path applies,
+            least specific first, over the command line's limits; the keys: tolerance,
+            threshold, antialiasing, max_delta_e, max_pixels_differ, min_psnr, min_ssim,
+            ignore, mask (a PNG beside the goldens), skip, reason (docs/golden-testing.md).
+            --update missing (or all) makes the goldens directory on the first recording.
             Exit status: 0 match, 1 differ (or different sizes, missing, extra), 2 an image cannot be read.
             """,
             options: [OptionSpec("tolerance", value: "N", .int(0...255), "channel difference still counted equal (default 0)"),

@@ -215,11 +215,15 @@ struct CompareCommand {
             let name = names[i]
             let e = join(expectedDir, name), a = join(actualDir, name)
             if !actual.contains(name) {
-                return Outcome(name: name, expected: e, actual: a, status: .missing, line: "missing: \(FileName.display(name)) (not in \(FileName.display(actualDir)))",
-                               json: listingJSON(name, e, a, "missing"))
+                var o = Outcome(name: name, expected: e, actual: a, status: .missing, line: "missing: \(FileName.display(name)) (not in \(FileName.display(actualDir)))",
+                                json: listingJSON(name, e, a, "missing"))
+                o.assets = reportCopy(of: e, name: name, as: "expected")
+                return o
             } else if !expected.contains(name) {
-                return Outcome(name: name, expected: e, actual: a, status: .extra, line: "extra: \(FileName.display(name)) (no golden in \(FileName.display(expectedDir)))",
-                               json: listingJSON(name, e, a, "extra"))
+                var o = Outcome(name: name, expected: e, actual: a, status: .extra, line: "extra: \(FileName.display(name)) (no golden in \(FileName.display(expectedDir)))",
+                                json: listingJSON(name, e, a, "extra"))
+                o.assets = reportCopy(of: a, name: name, as: "actual")
+                return o
             }
             CrashGuard.faultForTests(on: name)
             var command = self
@@ -244,7 +248,7 @@ struct CompareCommand {
                 }
             }
             var o = command.compare(name: name, expected: e, actual: a, diff: diffDir.map { join($0, name) + ".diff." + ImageFormat.lossless.fileExtension },
-                                    rules: applying[i].map(\.index))
+                                    rules: applying[i])
             if o.status != .error { o.line = FileName.display(name) + ": " + o.line }
             return o
         }
@@ -329,7 +333,7 @@ struct CompareCommand {
         }
     }
 
-    func compare(name: String, expected: String, actual: String, diff: String?, rules: [Int] = []) -> Outcome {
+    func compare(name: String, expected: String, actual: String, diff: String?, rules: [GoldenRules.Rule] = []) -> Outcome {
         let t0 = Console.now()
         var images: [PixelBuffer] = []
         var files: [[UInt8]] = []
@@ -420,7 +424,16 @@ struct CompareCommand {
         }
         j.add("bit_depth", depth)
         j.add("limits", raw: limitsJSON())
-        if !rules.isEmpty { j.add("rules", raw: "[" + rules.map(String.init).joined(separator: ",") + "]") }
+        if let decisive = rules.last {
+            j.add("rules", raw: "[" + rules.map { String($0.index) }.joined(separator: ",") + "]")
+            // The most specific rule is applied last: its settings are the ones that held.
+            var r = JSON()
+            r.add("file", GoldenRules.fileName)
+            r.add("line", decisive.line)
+            r.add("rule", decisive.index)
+            r.add("match", decisive.pattern)
+            j.add("rule", raw: r.text)
+        }
         var line: String
         if !sameSize {
             line = "differ: size \(images[0].size) vs \(images[1].size)"
@@ -479,6 +492,24 @@ struct CompareCommand {
         outcome.json = j.text
         outcome.milliseconds = Int(((Console.now() - t0) * 1000).rounded())
         return outcome
+    }
+
+    /// For `--html`, the one image a missing or extra pair has, copied losslessly as a
+    /// failure's are; its path relative to the report, or none (no report, or unreadable).
+    private func reportCopy(of path: String, name: String, as suffix: String) -> [String] {
+        guard let html = args.value("html") else { return [] }
+        let copy = "files/" + CompareCommand.reportName(name) + ".\(suffix)." + ImageFormat.lossless.fileExtension
+        do {
+            let data = try ImageFile.readImage(path, limit: decode.maxMemory)
+            let image = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: autoOrient).0
+            var options = EncodeOptions()
+            options.compression = 1
+            try ImageFile.makeDirectory(ImageFile.split(join(html, copy)).dir)
+            try ImageFile.write(try ImageCodec.encode(image, as: .lossless, options: options), to: join(html, copy))
+            return [copy]
+        } catch {
+            return []
+        }
     }
 
     private func writeDiff(_ e: PixelBuffer, _ a: PixelBuffer, _ d: ImageDifference, to path: String) throws {
@@ -716,8 +747,17 @@ struct CompareCommand {
             let shown = !passing.contains(o.status)
             h += "<section class=\"pair\" data-status=\"\(o.status.rawValue)\" id=\"\(x(CompareCommand.reportName(o.name)))\"\(shown ? "" : " hidden")>\n"
             h += "<h2>\(x(FileName.display(o.name))): \(o.status.rawValue)</h2>\n<p class=\"line\">\(x(o.line))</p>\n"
-            if let r = o.json.firstRange(of: "\"rules\":["), let end = o.json[r.upperBound...].firstIndex(of: "]") {
-                h += "<p class=\"rules\">rules of \(GoldenRules.fileName): \(x(String(o.json[r.upperBound..<end])))</p>\n"
+            if case .object(let fields)? = try? JSONValue.parse(Array(o.json.utf8)),
+               case .array(let applied)? = fields.first(where: { $0.0 == "rules" })?.1 {
+                let numbers = applied.compactMap { v -> String? in if case .number(let n) = v { return String(Int(n)) }; return nil }
+                var said = "rules of \(GoldenRules.fileName) applied: \(numbers.joined(separator: ", "))"
+                if case .object(let rule)? = fields.first(where: { $0.0 == "rule" })?.1,
+                   case .number(let n)? = rule.first(where: { $0.0 == "rule" })?.1,
+                   case .number(let line)? = rule.first(where: { $0.0 == "line" })?.1,
+                   case .string(let match)? = rule.first(where: { $0.0 == "match" })?.1 {
+                    said += "; decided by rule \(Int(n)) (line \(Int(line)), match \"\(match)\")"
+                }
+                h += "<p class=\"rules\">\(x(said))</p>\n"
             }
             if o.assets.count == 3 {
                 let (e, a, d) = (x(o.assets[0]), x(o.assets[1]), x(o.assets[2]))
@@ -730,6 +770,10 @@ struct CompareCommand {
                 <div class="view" data-view="diff" hidden><img src="\(d)" alt="diff"></div>
 
                 """
+            } else if o.assets.count == 1 {
+                // A missing pair has only its golden, an extra one only the new image.
+                let which = o.status == .missing ? "expected" : "actual"
+                h += "<div class=\"side\"><figure><img src=\"\(x(o.assets[0]))\" alt=\"\(which)\"><figcaption>\(which)</figcaption></figure></div>\n"
             }
             h += "</section>\n"
         }
@@ -784,12 +828,24 @@ struct CompareCommand {
     }
 
     /// A path from the working directory, for readers that open it from elsewhere.
+    /// Without `.` or `..`: a CI server shows the path as its attachment's name. The
+    /// file's real path where it exists (a `..` after a link is the link target's parent).
     static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let cwd = String(cString: buffer)
-        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        var joined = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard getcwd(&buffer, buffer.count) != nil else { return path }
+            joined = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+        }
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     static func xml(_ s: String) -> String {
