@@ -91,6 +91,244 @@ final class JourneyTests: XCTestCase {
         }
     }
 
+    /// An app's icons from one SVG master: Android's densities, iOS's @2x and @3x and a
+    /// favicon.ico, each drawn by librsvg at its own size, so each equals rsvg-convert's
+    /// drawing at that size.
+    func testIconSetFromOneSVGMaster() throws {
+        let dir = CLI.tempDir()
+        try """
+            <svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512">
+              <rect x="32" y="32" width="448" height="448" rx="96" fill="#1e88e5"/>
+              <circle cx="256" cy="230" r="120" fill="#fff"/>
+              <path d="M140 400 L256 300 L372 400 Z" fill="#ffca28"/>
+            </svg>
+            """.write(toFile: dir + "/master.svg", atomically: true, encoding: .utf8)
+        let android = CLI.run(["fill", "--size", "48x48", "--scale", "0.75", "--scale", "1", "--scale", "1.5", "--scale", "2", "--scale", "3",
+                               "--scale", "4", "master.svg", "--out-dir", "res", "--name", "mipmap-{dpi}/ic_launcher.png"], cwd: dir)
+        XCTAssertEqual(android.status, 0, android.stderr)
+        let ios = CLI.run(["fill", "--size", "60x60", "--scale", "2", "--scale", "3", "master.svg", "--out-dir", "ios", "--name", "AppIcon-60{at}.png"], cwd: dir)
+        XCTAssertEqual(ios.status, 0, ios.stderr)
+        let favicon = CLI.run(["fill", "--size", "16x16", "--size", "32x32", "--size", "48x48", "master.svg", "-o", "favicon.ico"], cwd: dir)
+        XCTAssertEqual(favicon.status, 0, favicon.stderr)
+        let r = CLI.sh("""
+            python3 - <<'EOF'
+            import subprocess
+            import numpy as np
+            from PIL import Image, IcoImagePlugin
+            def ref(side):
+                subprocess.run(['rsvg-convert', '-w', str(side), '-h', str(side), 'master.svg', '-o', 'ref.png'], check=True)
+                return np.asarray(Image.open('ref.png').convert('RGBA')).astype(int)
+            def worst(path, side, im=None):
+                a = np.asarray((im or Image.open(path)).convert('RGBA')).astype(int)
+                assert a.shape == (side, side, 4), (path, a.shape)
+                return int(np.abs(a - ref(side)).max())
+            out = []
+            for d, side in [('ldpi', 36), ('mdpi', 48), ('hdpi', 72), ('xhdpi', 96), ('xxhdpi', 144), ('xxxhdpi', 192)]:
+                out.append(worst(f'res/mipmap-{d}/ic_launcher.png', side))
+            out += [worst('ios/AppIcon-60@2x.png', 120), worst('ios/AppIcon-60@3x.png', 180)]
+            ico = Image.open('favicon.ico')
+            assert sorted(ico.info['sizes']) == [(16, 16), (32, 32), (48, 48)], ico.info['sizes']
+            for side in (16, 32, 48):
+                out.append(worst('favicon.ico', side, ico.ico.getimage((side, side))))
+            print(max(out), len(out))
+            EOF
+            """, cwd: dir)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0 11", "every icon is rsvg-convert's drawing at its size")
+    }
+
+    /// A golden suite from nothing: recorded, three images changed, compared with SSIM
+    /// under a rules file into HTML and JUnit, the change accepted, and green again.
+    func testGoldenSuiteFromNothing() throws {
+        let dir = CLI.tempDir()
+        let scene = CLI.testImages + "/scene-640x427.jpg", strokes = CLI.testImages + "/strokes-130x90.png"
+        func render(_ sizes: [String]) -> CLI.Result {
+            CLI.run(["fill"] + sizes.flatMap { ["--size", $0] } + [scene, strokes, "--out-dir", "out", "--name", "{stem}-{w}x{h}.png"], cwd: dir)
+        }
+        XCTAssertEqual(render(["64x64", "96x48", "120x90"]).status, 0)
+        let record = CLI.run(["compare", "goldens", "out", "--update", "missing"], cwd: dir)
+        XCTAssertEqual(record.status, 0, record.stderr)
+        XCTAssertEqual(CLI.files(dir + "/goldens").count, 6)
+        try #"{"version": 1, "rules": [{"match": "scene-*", "min_ssim": 0.99}, {"match": "strokes-*", "tolerance": 2}]}"#
+            .write(toFile: dir + "/goldens/imgscale-goldens.json", atomically: true, encoding: .utf8)
+        // Three outputs change: the scene's by a filter (SSIM falls), the strokes' by a pixel.
+        XCTAssertEqual(CLI.run(["fill", "--size", "64x64", "--size", "96x48", "--filter", "nearest", scene, "--out-dir", "out",
+                                "--name", "{stem}-{w}x{h}.png"], cwd: dir).status, 0)
+        try python("""
+            from PIL import Image
+            im = Image.open('out/strokes-130x90-120x90.png'); v = im.getpixel((5, 5))
+            im.putpixel((5, 5), tuple(255 - c for c in v) if isinstance(v, tuple) else 255 - v); im.save('out/strokes-130x90-120x90.png')
+            """, in: dir)
+        let check = CLI.run(["compare", "goldens", "out", "--metric", "ssim", "--html", "report", "--junit", "junit.xml"], cwd: dir)
+        XCTAssertEqual(check.status, 1, check.stderr)
+        XCTAssertTrue(check.stderr.contains("compared 6: 3 match, 3 differ"), check.stderr)
+        let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
+        XCTAssertTrue(junit.contains("failures=\"3\""), junit)
+        XCTAssertFalse(junit.contains("/../") || junit.contains("/./"), junit)
+        let html = try String(contentsOfFile: dir + "/report/index.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("<span id=\"failed\">3</span> of 6 failed"), html)
+        XCTAssertTrue(html.contains("decided by rule 1 (line 1, match &quot;scene-*&quot;)") || html.contains("decided by rule 1 (line 1, match \"scene-*\")"), html)
+        let accept = CLI.run(["compare", "goldens", "out", "--update", "failed"], cwd: dir)
+        XCTAssertEqual(accept.status, 0, accept.stderr)
+        let green = CLI.run(["compare", "goldens", "out", "--metric", "ssim"], cwd: dir)
+        XCTAssertEqual(green.status, 0, green.stderr)
+        XCTAssertTrue(green.stderr.contains("compared 6: 6 match"), green.stderr)
+    }
+
+    /// Scans: a multi-page, a 16-bit, a CMYK and a 16-bit gray TIFF to JPEG thumbnails in
+    /// one batch, each near Pillow's own conversion and resize of the same page.
+    func testTIFFScansToJPEGThumbnails() throws {
+        let tiff = try CLI.sharedDir("tiff")
+        let dir = CLI.tempDir()
+        let names = ["multipage.tiff", "tiff_16bit_RGB.tiff", "tiff_strip_cmyk_jpeg.tif", "16bit.cropped.tif"]
+        let r = CLI.run(["fit", "--size", "48x48"] + names.map { tiff + "/" + $0 } + ["--format", "jpeg", "--out-dir", dir + "/out"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let page = CLI.run(["fit", "--size", "48x48", "--page", "1", tiff + "/multipage.tiff", "-o", dir + "/page2.jpg"])
+        XCTAssertEqual(page.status, 0, page.stderr)
+        let check = CLI.sh("""
+            python3 - <<'EOF'
+            import numpy as np
+            from PIL import Image
+            def rgb(im):
+                if im.mode.startswith('I;16'):
+                    return Image.fromarray((np.asarray(im).astype(np.uint32) >> 8).astype(np.uint8)).convert('RGB')
+                return im.convert('RGB')
+            def psnr(out, im):
+                got = Image.open(out).convert('RGB')
+                ref = rgb(im).resize(got.size, Image.BILINEAR)
+                mse = ((np.asarray(got).astype(float) - np.asarray(ref).astype(float)) ** 2).mean()
+                return 99 if mse == 0 else 10 * np.log10(255 ** 2 / mse)
+            worst = 99
+            for n in [\(names.map { "'\($0)'" }.joined(separator: ", "))]:
+                worst = min(worst, psnr('out/' + n.rsplit('.', 1)[0] + '.jpg', Image.open('\(tiff)/' + n)))
+            m = Image.open('\(tiff)/multipage.tiff'); m.seek(1)
+            worst = min(worst, psnr('page2.jpg', m))
+            print(round(worst, 1))
+            EOF
+            """, cwd: dir)
+        XCTAssertEqual(check.status, 0, check.stderr)
+        // JPEG at quality 85 of small scans: 28 dB and up; a swapped or inverted channel is under 15.
+        XCTAssertGreaterThan(Double(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 25, check.stdout)
+    }
+
+    /// An animated GIF to animated WebP and GIF at two sizes: every frame kept, with the
+    /// source's delays and loop count, as Pillow reads them.
+    func testAnimatedGIFToAnimatedWebPAndGIF() throws {
+        let gif = try CLI.sharedDir("formats") + "/gif-anim-3frames-160x120.gif"
+        let dir = CLI.tempDir()
+        let r = CLI.run(["fit", "--size", "80x", "--size", "40x", "--animated", "--format", "webp", "--format", "gif", gif,
+                         "--out-dir", dir, "--name", "{stem}-{w}.{ext}"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let check = CLI.sh("""
+            python3 - <<'EOF'
+            from PIL import Image
+            src = Image.open('\(gif)')
+            delays = []
+            for i in range(src.n_frames):
+                src.seek(i); delays.append(src.info.get('duration'))
+            for w in (80, 40):
+                for ext in ('webp', 'gif'):
+                    im = Image.open(f'gif-anim-3frames-160x120-{w}.{ext}')
+                    assert im.size == (w, w * 3 // 4), im.size
+                    assert im.n_frames == src.n_frames, (ext, im.n_frames)
+                    got = []
+                    for i in range(im.n_frames):
+                        im.seek(i); im.convert('RGBA').load(); got.append(im.info.get('duration'))
+                    assert got == delays, (ext, got, delays)
+                    assert im.info.get('loop', 0) == src.info.get('loop', 0), ext
+            print('ok')
+            EOF
+            """, cwd: dir)
+        XCTAssertEqual(check.stdout, "ok\n", check.stderr)
+    }
+
+    /// A Makefile run with make -j2, each rule one imgscale call with --if-changed: after
+    /// one source's pixels change, a rerun rewrites that source's outputs and no other.
+    func testMakefileWithIfChangedRewritesOnlyWhatChanged() throws {
+        let dir = CLI.tempDir()
+        try FileManager.default.createDirectory(atPath: dir + "/src", withIntermediateDirectories: true)
+        for (name, source) in [("a.png", "gradient-rgb-64x48.png"), ("b.png", "strokes-130x90.png"), ("c.jpg", "scene-640x427.jpg")] {
+            try FileManager.default.copyItem(atPath: CLI.testImages + "/" + source, toPath: dir + "/src/" + name)
+        }
+        try """
+            IMGSCALE ?= imgscale
+            all: thumbs icons
+            thumbs:
+            \t$(IMGSCALE) fit --size 32x --size 64x --if-changed src/* --out-dir out/thumbs --name '{stem}-{w}.webp'
+            icons:
+            \t$(IMGSCALE) fill --size 16x16 --if-changed src/* --out-dir out/icons --name '{stem}.png'
+            .PHONY: all thumbs icons
+
+            """.write(toFile: dir + "/Makefile", atomically: true, encoding: .utf8)
+        let make = "make -s -j2 IMGSCALE=\"$IMGSCALE\""
+        XCTAssertEqual(CLI.sh(make, cwd: dir).status, 0)
+        func stamps() -> [String: String] {
+            var out: [String: String] = [:]
+            for sub in ["thumbs", "icons"] {
+                for f in CLI.files(dir + "/out/" + sub) where !f.hasPrefix(".") {
+                    let a = try? FileManager.default.attributesOfItem(atPath: "\(dir)/out/\(sub)/\(f)")
+                    out[sub + "/" + f] = "\((a?[.systemFileNumber] as? Int) ?? -1)"
+                }
+            }
+            return out
+        }
+        let before = stamps()
+        XCTAssertEqual(before.count, 9, "\(before)")
+        // Touched alone, nothing is rewritten (its bytes are the same); changed, its outputs are.
+        XCTAssertEqual(CLI.sh("touch src/a.png && \(make)", cwd: dir).status, 0)
+        XCTAssertEqual(stamps(), before)
+        try FileManager.default.removeItem(atPath: dir + "/src/b.png")
+        try FileManager.default.copyItem(atPath: CLI.testImages + "/alpha-disc-100x100.png", toPath: dir + "/src/b.png")
+        XCTAssertEqual(CLI.sh(make, cwd: dir).status, 0)
+        let after = stamps()
+        let changed = Set(after.keys.filter { after[$0] != before[$0] })
+        XCTAssertEqual(changed, ["thumbs/b-32.webp", "thumbs/b-64.webp", "icons/b.png"])
+        XCTAssertEqual(CLI.size(dir + "/out/icons/b.png"), "16x16")
+    }
+
+    /// 500 files of every kind in one folder at -j2 under --report: the good ones written,
+    /// each bad one in one line, the report holding every output.
+    func testFiveHundredMixedFilesAtJ2() throws {
+        let formats = try CLI.sharedDir("formats")
+        let dir = CLI.tempDir()
+        let good = [CLI.testImages + "/scene-640x427.jpg", CLI.testImages + "/scene-640x427.png", CLI.testImages + "/gray16-33x17.png",
+                    CLI.testImages + "/palette-trns-20x20.png", CLI.testImages + "/alpha-disc-100x100.png",
+                    formats + "/webp-lossy-480x360.webp", formats + "/heic-480x360.heic", formats + "/avif-480x360.avif",
+                    formats + "/gif-static-320x240.gif", formats + "/webp-exif-orient6-480x360.webp"]
+        let bad = [formats + "/broken-truncated.webp", formats + "/broken-truncated.gif", formats + "/broken-truncated.heic"]
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        var expectedGood = 0, expectedBad = 0
+        for i in 0..<500 {
+            let name = String(format: "in/f%03d", i)
+            switch i % 25 {
+            case 0: try "not an image\n".write(toFile: dir + "/\(name).jpg", atomically: true, encoding: .utf8); expectedBad += 1
+            case 1, 2, 3:
+                let src = bad[i % 3]
+                try FileManager.default.copyItem(atPath: src, toPath: dir + "/\(name)." + (src as NSString).pathExtension); expectedBad += 1
+            case 4:
+                try #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="teal"/></svg>"#
+                    .write(toFile: dir + "/\(name).svg", atomically: true, encoding: .utf8); expectedGood += 1
+            case 5:
+                // A narrow image: 8 pixels wide, never enlarged.
+                try FileManager.default.copyItem(atPath: CLI.testImages + "/two-colour-8x8.png", toPath: dir + "/\(name).png"); expectedGood += 1
+            default:
+                let src = good[i % good.count]
+                try FileManager.default.copyItem(atPath: src, toPath: dir + "/\(name)." + (src as NSString).pathExtension); expectedGood += 1
+            }
+        }
+        let r = CLI.sh("\"$IMGSCALE\" fit --size 64x --size 32x --no-upscale -j2 in/* --out-dir out --name '{stem}-{width}w.webp' --report report.jsonl", cwd: dir)
+        XCTAssertEqual(r.status, 1, String(r.stderr.suffix(2000)))
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("imgscale: in/") }
+        // Each bad input once: one line, naming it.
+        XCTAssertEqual(lines.count, expectedBad, lines.prefix(5).joined(separator: "\n"))
+        XCTAssertEqual(Set(lines.map { $0.split(separator: ":")[1] }).count, expectedBad)
+        let report = try String(contentsOfFile: dir + "/report.jsonl", encoding: .utf8).split(separator: "\n")
+        // Two outputs an input, but the 8-pixel one gives one file for both.
+        XCTAssertEqual(report.count, 2 * 500 - 20, "every output in the report")
+        XCTAssertEqual(report.filter { $0.contains("\"status\":\"failed\"") }.count, 2 * expectedBad)
+        XCTAssertEqual(CLI.files(dir + "/out").count, 2 * expectedGood - 20)
+    }
+
     /// A narrow source among wide ones under --no-upscale with {width} in the name: the
     /// widths above it give one file, written once and said once (under -v and in the
     /// report), never a usage error; the other inputs are written as asked.

@@ -69,10 +69,10 @@ struct CodecDescriptor: Sendable {
         /// with optimised Huffman tables holds every coefficient): in the plan's memory.
         var heldBytes: @Sendable (EncodeOptions, Size) -> Int = { _, _ in 0 }
         /// Bytes the library's encoder works in while it finishes an image of this size
-        /// (on top of the rows it was given): counted only for the encoders that finish at
+        /// and channels (on top of the rows it was given): counted only for the encoders that finish at
         /// once, which the schedule bounds (`RenderSchedule`). Measured as peak RSS over a
         /// JPEG encode of the same size (`scripts/encoder-memory`).
-        var workingBytes: @Sendable (EncodeOptions, Size) -> Int = { _, _ in 0 }
+        var workingBytes: @Sendable (EncodeOptions, Size, _ channels: Int) -> Int = { _, _, _ in 0 }
         /// How SSIM typically rises with the quality: -log(1 - SSIM) at qualities 0, 5,
         /// ..., 100, the mean over the camera photos at two sizes. Photos' curves run
         /// nearly parallel to it (one shift fits each within about 0.1), so one probe

@@ -189,7 +189,7 @@ struct RenderPlan {
             let needed = Double(RenderPlan.memoryNeeded(info: info, dataBytes: dataBytes, resample: resample, path: path, output: output,
                                                         cropWindow: cropRegion?.1, capabilities: capabilities)) + quantising + encoderHeld
             memory = needed >= Double(Int.max / 2) ? Int.max / 2 : Int(needed)
-            encoding = format?.codec.writer?.workingBytes(encode, output) ?? 0
+            encoding = format?.codec.writer?.workingBytes(encode, output, info.channels) ?? 0
         }
         self.path = path
     }

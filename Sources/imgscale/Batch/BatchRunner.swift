@@ -114,6 +114,11 @@ final class BatchRunner: Sendable {
                 wanted.append(i)
             }
         }
+        // An input whose header failed while its outputs were named fails once, in one line.
+        if wanted.isEmpty, let first = job.outputs.first?.failure, job.outputs.allSatisfy({ $0.failure == first }),
+           outcomes.allSatisfy({ $0.status == .failed }) {
+            return .init(input: job.input, error: first, outputs: outcomes, milliseconds: ms())
+        }
         do {
             for i in wanted { try makeParent(of: job.outputs[i].path) }
             let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, settings, data: data)

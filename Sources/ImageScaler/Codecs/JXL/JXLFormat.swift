@@ -37,7 +37,7 @@ extension CodecDescriptor {
                        // JPEG's peak at 2560x1920, but twice as much a pixel at effort 7
                        // past about 5 MP (986 MB at 3840x2880; 490 MB at effort 5).
                        heldBytes: { _, s in 4 * s.width * s.height },
-                       workingBytes: { o, s in
+                       workingBytes: { o, s, _ in
                            let pixels = s.width * s.height
                            return (10 << 20) + pixels * (JXLEncoder.effort(o.effort) >= 7 && pixels > 5_000_000 ? 92 : 46)
                        }),

@@ -20,6 +20,7 @@ extension CodecDescriptor {
                        settings: { ["zlib level \($0.compression)"] },
                        wide: { try PNGEncoder.encode($0, options: $1) },
                        palette: { try PNGEncoder.encode($0, palette: $1, indices: $2, options: $3) },
-                       // The file a photo deflates to: 21 MB over JPEG's peak at 3840x2880.
-                       workingBytes: { _, s in 5 * s.width * s.height / 2 }))
+                       // The file, held until written: a photo's deflates to 21 MB over JPEG's
+                       // peak at 3840x2880, and no file much past its raw samples.
+                       workingBytes: { _, s, c in 5 * s.width * s.height * c / 6 }))
 }
