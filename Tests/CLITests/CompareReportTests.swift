@@ -64,4 +64,41 @@ final class CompareReportTests: XCTestCase {
             assert a.std() > 20 and (np.abs(a - [176, 0, 0]).sum(axis=2) < 60).sum() > 200, 'a page with its red summary'
             """, in: dir)
     }
+
+    /// Names whose report copies could meet (`ui/b_c.png`, `ui_b/c.png`) each show their
+    /// own pictures; an extra image shows the new one, a missing one its golden.
+    func testReportPicturesNeverMixPairs() throws {
+        let dir = CLI.tempDir()
+        try python("""
+            import os
+            from PIL import Image
+            for d in ('exp/ui', 'exp/ui_b', 'act/ui', 'act/ui_b'): os.makedirs(d)
+            for name, v in (('ui/b_c.png', 10), ('ui_b/c.png', 200)):
+                Image.new('RGB', (8, 8), (v, v, v)).save('exp/' + name)
+                Image.new('RGB', (8, 8), (v, v, v + 40)).save('act/' + name)
+            Image.new('RGB', (8, 8), (0, 90, 0)).save('act/ui/new.png')
+            Image.new('RGB', (8, 8), (90, 0, 0)).save('exp/ui/gone.png')
+            """, in: dir)
+        let r = CLI.run(["compare", dir + "/exp", dir + "/act", "--html", dir + "/report"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let html = try String(contentsOfFile: dir + "/report/index.html", encoding: .utf8)
+        let check = CLI.sh("""
+            python3 - <<'EOF'
+            import re
+            from PIL import Image
+            html = open('report/index.html').read()
+            shown = {}
+            for section in html.split('<section ')[1:]:
+                name = re.search(r'<h2>([^:]+):', section).group(1)
+                shown[name] = re.findall(r'src="([^"]+)"', section)
+            def first(path): return Image.open('report/' + path).convert('RGB').getpixel((0, 0))
+            assert first(shown['ui/b_c.png'][0]) == (10, 10, 10), shown
+            assert first(shown['ui_b/c.png'][0]) == (200, 200, 200), shown
+            assert first(shown['ui/new.png'][0]) == (0, 90, 0), shown
+            assert first(shown['ui/gone.png'][0]) == (90, 0, 0), shown
+            print('ok')
+            EOF
+            """, cwd: dir)
+        XCTAssertEqual(check.stdout, "ok\n", check.stderr + html)
+    }
 }

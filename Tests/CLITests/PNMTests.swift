@@ -72,12 +72,14 @@ final class PNMTests: XCTestCase {
 
     func testWrittenFilesReadBackInNetpbmAndDjpegPipesIn() throws {
         let dir = CLI.tempDir()
-        let sources = ["gray-alpha-31x29.png": "pam", "gradient-rgb-64x48.png": "ppm", "alpha-disc-100x100.png": "pam",
-                       "scene-640x427.png": "ppm"]
-        for (source, ext) in sources.sorted(by: { $0.key < $1.key }) {
+        // A .pam is PAM whatever the channels (an RGB one too), a .ppm netpbm's PPM.
+        let sources = [("gray-alpha-31x29.png", "pam", "P7"), ("gradient-rgb-64x48.png", "ppm", "P6"), ("alpha-disc-100x100.png", "pam", "P7"),
+                       ("scene-640x427.png", "ppm", "P6"), ("gradient-rgb-64x48.png", "pam", "P7")]
+        for (source, ext, magic) in sources {
             let out = dir + "/" + source + "." + ext
             let r = CLI.run(["convert", CLI.testImages + "/" + source, "-o", out])
             XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(CLI.bytes(out)?.prefix(2), Data(magic.utf8), "\(source) as .\(ext)")
             let back = CLI.sh("pamtopng '\(out)' > '\(out).png'")
             guard back.status == 0 else { throw missingReference("netpbm's pamtopng failed: \(back.stderr)") }
             let original = try ImageCodec.decode(try ImageFile.read(CLI.testImages + "/" + source)).0

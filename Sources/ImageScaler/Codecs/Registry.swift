@@ -9,6 +9,7 @@ enum Registry {
         .avif,
         .gif,
         .pnm,
+        .pam,
         .svg,
         .ico,
         .tiff,

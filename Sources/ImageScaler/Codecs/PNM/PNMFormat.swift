@@ -4,10 +4,11 @@ extension ImageFormat {
 
 /// netpbm's formats, which djpeg, ImageMagick and netpbm pipe to each other: PBM, PGM
 /// and PPM (plain and raw) and PAM in, 1-16 bits, gray, RGB, with or without alpha;
-/// 8-bit PGM, PPM or PAM out. Read and written in Swift, with no library.
+/// 8-bit PGM, PPM or PAM (for alpha) out; a `.pam` output is PAM's own (`PAMFormat`).
+/// Read and written in Swift, with no library.
 extension CodecDescriptor {
     static let pnm = CodecDescriptor(
-        format: .pnm, displayName: "PNM", extensions: ["pnm", "ppm", "pgm", "pbm", "pam"],
+        format: .pnm, displayName: "PNM", extensions: ["pnm", "ppm", "pgm", "pbm"],
         matches: { PNMHeader.matches($0) },
         decoder: { data, _ in try PNMDecoder(data) },
         maxSide: 0x7fff_ffff, incrementalName: "interlaced", appliesExifOrientation: false,
