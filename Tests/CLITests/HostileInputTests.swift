@@ -26,7 +26,8 @@ final class HostileInputTests: XCTestCase {
         return dir
     }()
 
-    func measure(_ args: [String], stdinFrom: String? = nil, cwd: String? = nil) -> Measured {
+    func measure(_ args: [String], stdinFrom: String? = nil, cwd: String? = nil,
+                 file: StaticString = #filePath, line: UInt = #line) -> Measured {
         let quoted = args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let input = stdinFrom.map { " < \($0)" } ?? ""
         let r = CLI.sh("python3 '\(CLI.root)/scripts/peak-rss' \"$IMGSCALE\" \(quoted)\(input)", cwd: cwd)
@@ -37,8 +38,12 @@ final class HostileInputTests: XCTestCase {
             let kv = part.split(separator: "=")
             if kv.count == 2 { fields[String(kv[0])] = Double(kv[1]) }
         }
-        return Measured(status: r.status, stderr: lines.joined(separator: "\n"),
-                        mib: (fields["kib"] ?? -1) / 1024, seconds: fields["seconds"] ?? -1)
+        // A measurement that did not happen fails, and its bounds with it (never -1, which passes them).
+        guard last.hasPrefix("peak-rss: "), let kib = fields["kib"], let seconds = fields["seconds"] else {
+            XCTFail("no peak-rss line from scripts/peak-rss: \(r.stderr.suffix(500))", file: file, line: line)
+            return Measured(status: r.status, stderr: r.stderr, mib: .infinity, seconds: .infinity)
+        }
+        return Measured(status: r.status, stderr: lines.joined(separator: "\n"), mib: kib / 1024, seconds: seconds)
     }
 
     func within(_ m: Measured, mib: Double, seconds: Double, file: StaticString = #filePath, line: UInt = #line) {

@@ -92,10 +92,7 @@ final class ManyOutputsTests: XCTestCase {
     }
 
     func testRealPhotosMatchSeparateRuns() throws {
-        let photos = CLI.testdata + "/photos"
-        guard FileManager.default.fileExists(atPath: photos) else {
-            throw XCTSkip("SKIPPED: \(photos) is missing; the synthetic cases above still ran")
-        }
+        let photos = try CLI.sharedDir("photos")
         // Two threads only: the synthetic cases cover one, and a 12 MP decode is slow
         // under the sanitizers.
         try assertSameAsSeparateRuns("fit", sizes: Sweep.sample(["320x", "640x", "1280x", "1920x"], every: 2), input: photos + "/street-4032x3024.jpg",
