@@ -116,7 +116,7 @@ public enum ImageOperation: Sendable {
                                settings: RenderSettings) throws -> [Result<RenderResult, Error>] {
         let executor = RenderExecutor(decoder: job.decoder, plans: wanted.map { job.plans[$0] }, options: decode,
                                       threads: settings.threads, splitRegions: settings.splitRegions,
-                                      permits: job.schedule.permits)
+                                      permits: job.schedule.permits, trims: job.schedule.tight)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
         let dropped = Locked<[String]>([])

@@ -12,6 +12,8 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let permits: Int
+    /// Whether a finished encoder's freed memory goes back to the system (`GlibcMalloc.trim`).
+    private let trims: Bool
     private var free: Int
     /// Each output's cost, by index.
     private let costs: [Int: Int]
@@ -19,8 +21,9 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
     private var pending: Set<Int>
 
     /// `costs`: every output that will ask, by index, with its expected encoding work.
-    init(permits: Int, costs: [Int: Int]) {
+    init(permits: Int, costs: [Int: Int], trims: Bool = false) {
         self.permits = max(1, permits)
+        self.trims = trims
         free = self.permits
         self.costs = costs
         pending = Set(costs.keys)
@@ -45,9 +48,10 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
         pthread_mutex_unlock(mutex)
         defer {
             // The encoder's working memory goes back to the system before the next starts:
-            // glibc keeps freed pages inside its arenas, and two dozen encoders one after
-            // another grew a srcset's peak 60 MiB past what any of them held at once.
-            _ = EncodeGate.trim?(0)
+            // glibc keeps freed pages inside its arenas (imgscale keeps them on purpose), and
+            // two dozen encoders one after another grew a srcset's peak 60-180 MiB past
+            // what any of them held at once.
+            if trims { GlibcMalloc.trim() }
             pthread_mutex_lock(mutex)
             free += 1
             pthread_cond_broadcast(changed)
@@ -55,12 +59,6 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
         }
         return try body()
     }
-
-    /// glibc's `malloc_trim`, which the Glibc module does not declare; nil on another libc.
-    private static let trim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
 
     /// Output `index` will not ask (it failed, or was cancelled): nothing waits for it.
     func withdraw(_ index: Int) {

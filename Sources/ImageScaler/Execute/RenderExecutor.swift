@@ -17,15 +17,18 @@ struct RenderExecutor: Sendable {
     let splitRegions: Bool
     /// Encoders that may finish at once (`RenderSchedule.permits`).
     let permits: Int
+    /// Whether each finished encoder's freed memory is given back (`RenderSchedule.tight`).
+    let trims: Bool
 
     init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool,
-         permits: Int? = nil) {
+         permits: Int? = nil, trims: Bool = false) {
         self.decoder = decoder
         self.plans = plans
         self.options = options
         self.threads = threads
         self.splitRegions = splitRegions
         self.permits = max(1, min(permits ?? threads, threads))
+        self.trims = trims
     }
 
     init(decoder: any RowDecoder, plan: RenderPlan, options: DecodeOptions, threads: Int, splitRegions: Bool) {
@@ -134,6 +137,7 @@ struct RenderExecutor: Sendable {
                                          rows: { chunk in each { try $0.add(chunk) } })
                 for i in pass.outputs {
                     results[i] = failed[i].map { .failure($0) } ?? Result { try sinks[i]!.finish(info: decoded) }
+                    if trims { GlibcMalloc.trim() }
                 }
             }
         }
@@ -150,7 +154,8 @@ struct RenderExecutor: Sendable {
             for i in pass.outputs { lanes.append(Lane(index: i, pass: p, sink: sinks[i]!, pipe: ChunkPipe(capacity: 8))) }
         }
         let state = Locked(LaneResults(passes: passes.count))
-        let gate = EncodeGate(permits: permits, costs: Dictionary(uniqueKeysWithValues: lanes.map { ($0.index, $0.sink.encodingCost) }))
+        let gate = EncodeGate(permits: permits, costs: Dictionary(uniqueKeysWithValues: lanes.map { ($0.index, $0.sink.encodingCost) }),
+                              trims: trims)
         let group = DispatchGroup()
         for (p, pass) in passes.enumerated() {
             let pipes = lanes.filter { $0.pass == p }.map(\.pipe)

@@ -14,6 +14,10 @@ package struct RenderSchedule: Equatable, Sendable {
     /// Why the schedule is leaner than the widest, as `imgscale plan` says it; nil when
     /// everything runs at once.
     package let reason: String?
+    /// Whether the largest round comes within half the budget: then each encoder's freed
+    /// memory is given back before the next starts (`GlibcMalloc.trim`), which a batch of
+    /// small thumbnails, reusing its heap, is spared.
+    package let tight: Bool
 
     /// `held[i]`: the bytes output `i` holds while its round runs (its pipeline and what
     /// it carries); `encoding[i]`: what its encoder adds while it finishes; `base`: what
@@ -28,13 +32,13 @@ package struct RenderSchedule: Equatable, Sendable {
         func bytes(_ d: Double) -> Int { d >= Double(Int.max / 2) ? Int.max / 2 : Int(d) }
         let together = estimate(all, widest)
         guard budget > 0, together > Double(budget), all.count > 0 else {
-            self.init(rounds: [all], permits: widest, memory: bytes(together), reason: nil)
+            self.init(rounds: [all], permits: widest, memory: bytes(together), reason: nil, budget: budget)
             return
         }
         let said = MemoryBudget.describe(bytes(together))
         for permits in stride(from: widest - 1, through: 1, by: -1) where estimate(all, permits) <= Double(budget) {
             self.init(rounds: [all], permits: permits, memory: bytes(estimate(all, permits)),
-                      reason: "\(permits) encoder\(permits == 1 ? "" : "s") at once (\(widest) would need about \(said))")
+                      reason: "\(permits) encoder\(permits == 1 ? "" : "s") at once (\(widest) would need about \(said))", budget: budget)
             return
         }
         // First fit, largest first: a round takes an output while it stays within the budget.
@@ -51,13 +55,14 @@ package struct RenderSchedule: Equatable, Sendable {
         let largest = rounds.map { estimate($0, widest) }.max() ?? 0
         self.init(rounds: rounds, permits: widest, memory: bytes(largest),
                   reason: rounds.count == 1 ? nil
-                      : "\(rounds.count) rounds, each decoding again (all at once would need about \(said))")
+                      : "\(rounds.count) rounds, each decoding again (all at once would need about \(said))", budget: budget)
     }
 
-    private init(rounds: [[Int]], permits: Int, memory: Int, reason: String?) {
+    private init(rounds: [[Int]], permits: Int, memory: Int, reason: String?, budget: Int) {
         self.rounds = rounds
         self.permits = permits
         self.memory = memory
         self.reason = reason
+        tight = budget > 0 && budget < Int.max / 4 && memory > budget / 2
     }
 }

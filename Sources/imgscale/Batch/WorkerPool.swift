@@ -243,8 +243,7 @@ final class WorkerPool {
     /// Two arenas keep the reservations, and the fragmentation between outputs, small.
     static func applyMemoryLimit(_ limits: Limits) {
         guard !sanitized else { return }
-        // M_ARENA_MAX of <malloc.h>, a negative macro Swift does not import.
-        _ = mallopt(-8, 2)
+        GlibcMalloc.limitArenas(2)
         guard let extra = limits.data else { return }
         var now = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &now)
