@@ -9,9 +9,9 @@ import ImageScaler
 /// expected image's in both, so they score as equal.
 public struct StructuralSimilarity: Sendable, Equatable {
     public static let worseBelow = 0.95
-    /// About the most bytes a pixel costs at once: two luma planes and the map's planes
-    /// of doubles with the blur's temporaries (a 3000x3000 pair measured about 70).
-    public static let bytesPerPixel = 96
+    /// About the most bytes a pixel costs at once beside the two images: the compared
+    /// mask, when there is one (the map is made row by row).
+    public static let bytesPerPixel = 1
 
     public let score: Double
     /// Top-left origin, in the images' pixels; nil when no local score is below `worseBelow`.
@@ -23,24 +23,29 @@ public struct StructuralSimilarity: Sendable, Equatable {
             throw CompareError.sizeMismatch("\(expected.size) and \(actual.size) are not one size")
         }
         let width = expected.width, height = expected.height
-        let x = SSIM.luma(expected)
-        var y = SSIM.luma(actual)
-        if comparison.mask != nil || !comparison.ignore.isEmpty {
-            let compared = ImageDifference.comparedMask(size: expected.size, comparison: comparison)
-            for i in y.indices where !compared[i] { y[i] = x[i] }
-        }
-        let map = SSIM.map(x, y, width: width, height: height)
-        score = SSIM.mean(map, width: width, height: height)
-        let r = SSIM.radius, inside = width > 2 * r && height > 2 * r
-        let xs = inside ? r..<(width - r) : 0..<width, ys = inside ? r..<(height - r) : 0..<height
-        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1, sum = 0.0, count = 0
-        for py in ys {
-            for px in xs where map[py * width + px] < StructuralSimilarity.worseBelow {
+        // Row by row (`SSIM.forEachMapRow`): a few rows of doubles, not planes of them.
+        let compared = comparison.mask != nil || !comparison.ignore.isEmpty
+            ? ImageDifference.comparedMask(size: expected.size, comparison: comparison) : nil
+        var expectedRow = [Double](repeating: 0, count: width)
+        let (xs, ys) = SSIM.inside(width: width, height: height)
+        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1, sum = 0.0, count = 0, total = 0.0
+        SSIM.forEachMapRow(width: width, height: height, x: { SSIM.luma(expected, row: $0, into: $1) }, y: { row, out in
+            SSIM.luma(actual, row: row, into: out)
+            guard let compared else { return }
+            expectedRow.withUnsafeMutableBufferPointer { e in
+                SSIM.luma(expected, row: row, into: e.baseAddress!)
+                for i in 0..<width where !compared[row * width + i] { out[i] = e[i] }
+            }
+        }) { py, map in
+            guard ys.contains(py) else { return }
+            for px in xs { total += map[px] }
+            for px in xs where map[px] < StructuralSimilarity.worseBelow {
                 x0 = min(x0, px); y0 = min(y0, py); x1 = max(x1, px); y1 = max(y1, py)
-                sum += map[py * width + px]
+                sum += map[px]
                 count += 1
             }
         }
+        score = width == 0 || height == 0 ? 1 : total / Double(xs.count * ys.count)
         worse = count == 0 ? nil : Rect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
         worseMean = count == 0 ? nil : sum / Double(count)
     }

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TestReferences
 
 /// A crash or a runaway inside a decoder costs one input: each input runs in a forked
 /// worker process, whose death the parent turns into that input's line.
@@ -75,6 +76,28 @@ final class WorkerIsolationTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("imgscale: \(dir)/noise.png: took more than 1 s of CPU (raise it with --max-cpu); nothing written"), r.stderr)
         XCTAssertEqual(CLI.files(dir + "/out"), ["two-colour-8x8.avif"])
         XCTAssertLessThan(Date().timeIntervalSince(t0), 20)
+        // The limit is for each output: two outputs may take twice as long, and the line says so.
+        let two = CLI.run(["fill", "--max-cpu", "1", "--effort", "9", "--format", "avif", "--size", "399x399", "--size", "398x398",
+                           dir + "/noise.png", "--out-dir", dir + "/two", "--name", "{w}.{ext}"])
+        XCTAssertEqual(two.status, 1, two.stderr)
+        XCTAssertTrue(two.stderr.contains("took more than 2 s of CPU (1 s for each of its 2 outputs; raise it with --max-cpu); nothing written"), two.stderr)
+    }
+
+    /// An encoder that fails for want of memory says so: under a data limit set outside
+    /// imgscale (`prlimit`, `ulimit -d`, a container) below what the 512 MiB budget asks,
+    /// libaom cannot allocate a 1920-wide frame, and the line names that limit, the budget
+    /// and what to raise; nothing is written.
+    func testAnEncoderOutOfMemoryNamesTheLimit() throws {
+        try XCTSkipIf(HostileInputTests.sanitized, "SKIPPED under sanitizers: the memory limit is not applied under them")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { throw missingReference("prlimit (util-linux) is missing") }
+        let photo = try CLI.sharedDir("photos") + "/street-4032x3024.jpg"
+        let dir = CLI.tempDir()
+        let r = CLI.sh("prlimit --data=150000000 \"$IMGSCALE\" fit --size 1920x --format avif '\(photo)' -o '\(dir)/out.avif'")
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("imgscale: \(photo): AVIF encoding failed: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("it ran out of memory under this process's data limit of 143.1 MiB, set outside imgscale below what the budget of 512 MiB asks (raise it with ulimit -d)"), r.stderr)
+        XCTAssertEqual(CLI.files(dir), [])
     }
 
     func testInterruptStopsTheWorkersAndSaysSo() throws {

@@ -22,11 +22,20 @@ package enum SSIM {
     /// One sample per pixel, row by row: 0.299 R + 0.587 G + 0.114 B of the pixel
     /// premultiplied and laid on white (gray is its own luma).
     package static func luma(_ image: PixelBuffer) -> [Double] {
-        let c = image.channels, n = image.width * image.height
-        var out = [Double](repeating: 0, count: n)
+        var out = [Double](repeating: 0, count: image.width * image.height)
+        out.withUnsafeMutableBufferPointer { o in
+            for y in 0..<image.height { luma(image, row: y, into: o.baseAddress! + y * image.width) }
+        }
+        return out
+    }
+
+    /// Row `row` of `luma(image)`.
+    package static func luma(_ image: PixelBuffer, row: Int, into out: UnsafeMutablePointer<Double>) {
+        let c = image.channels, w = image.width
         image.pixels.withUnsafeBufferPointer { p in
-            for i in 0..<n {
-                let s = p.baseAddress! + i * c
+            let line = p.baseAddress! + row * w * c
+            for i in 0..<w {
+                let s = line + i * c
                 var y = c >= 3 ? 0.299 * Double(s[0]) + 0.587 * Double(s[1]) + 0.114 * Double(s[2]) : Double(s[0])
                 if c == 2 || c == 4 {
                     let a = Double(s[c - 1]) / 255
@@ -35,86 +44,37 @@ package enum SSIM {
                 out[i] = y
             }
         }
-        return out
     }
 
     /// The local SSIM at every pixel.
     package static func map(_ x: [Double], _ y: [Double], width: Int, height: Int) -> [Double] {
         precondition(x.count == width * height && y.count == x.count, "two planes of one size")
-        return map(x: x, ux: blur(x, width, height), uxx: blur(x.map { $0 * $0 }, width, height), y, width: width, height: height)
-    }
-
-    /// The map from `x`'s plane and its local means already made.
-    static func map(x: [Double], ux: [Double], uxx: [Double], _ y: [Double], width: Int, height: Int) -> [Double] {
-        let n = x.count
-        var yy = [Double](repeating: 0, count: n), xy = yy
-        for i in 0..<n {
-            yy[i] = y[i] * y[i]
-            xy[i] = x[i] * y[i]
+        var out = [Double](repeating: 0, count: x.count)
+        out.withUnsafeMutableBufferPointer { o in
+            x.withUnsafeBufferPointer { xp in
+                y.withUnsafeBufferPointer { yp in
+                    forEachMapRow(width: width, height: height,
+                                  x: { r, d in d.update(from: xp.baseAddress! + r * width, count: width) },
+                                  y: { r, d in d.update(from: yp.baseAddress! + r * width, count: width) }) { r, row in
+                        (o.baseAddress! + r * width).update(from: row, count: width)
+                    }
+                }
+            }
         }
-        let uy = blur(y, width, height), uyy = blur(yy, width, height), uxy = blur(xy, width, height)
-        let c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255)
-        var s = [Double](repeating: 0, count: n)
-        for i in 0..<n {
-            let vx = uxx[i] - ux[i] * ux[i], vy = uyy[i] - uy[i] * uy[i], vxy = uxy[i] - ux[i] * uy[i]
-            let a1 = 2 * ux[i] * uy[i] + c1, a2 = 2 * vxy + c2
-            let b1 = ux[i] * ux[i] + uy[i] * uy[i] + c1, b2 = vx + vy + c2
-            s[i] = (a1 * a2) / (b1 * b2)
-        }
-        return s
+        return out
     }
 
-    /// The mean SSIM over the map less its 5-pixel border (the whole map when the picture
-    /// is too small to have an inside).
-    package static func score(_ x: [Double], _ y: [Double], width: Int, height: Int) -> Double {
-        mean(map(x, y, width: width, height: height), width: width, height: height)
-    }
-
-    /// The mean of a map, less its border.
-    package static func mean(_ map: [Double], width: Int, height: Int) -> Double {
-        guard !map.isEmpty else { return 1 }
-        let inside = width > 2 * radius && height > 2 * radius
-        let xs = inside ? radius..<(width - radius) : 0..<width, ys = inside ? radius..<(height - radius) : 0..<height
-        var sum = 0.0
-        for y in ys { for x in xs { sum += map[y * width + x] } }
-        return sum / Double(xs.count * ys.count)
-    }
-
-    /// One picture's luma and its local means, to score many others against (the
-    /// quality search's candidates).
-    package struct Reference {
-        let width: Int
-        let height: Int
-        let x: [Double]
-        let ux: [Double]
-        let uxx: [Double]
-
-        package init(_ image: PixelBuffer) {
-            width = image.width
-            height = image.height
-            x = SSIM.luma(image)
-            ux = SSIM.blur(x, width, height)
-            uxx = SSIM.blur(x.map { $0 * $0 }, width, height)
-        }
-
-        /// The mean SSIM of `image` (of the reference's size) against the reference.
-        package func score(_ image: PixelBuffer) -> Double {
-            precondition(image.width == width && image.height == height, "two pictures of one size")
-            let y = SSIM.luma(image)
-            return SSIM.mean(SSIM.map(x: x, ux: ux, uxx: uxx, y, width: width, height: height), width: width, height: height)
-        }
-    }
-
-    /// Two pixel buffers' score (their luma's).
-    package static func score(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        precondition(a.width == b.width && a.height == b.height, "two pictures of one size")
-        return score(luma(a), luma(b), width: a.width, height: a.height)
-    }
-
-    /// The plane under the Gaussian: down the columns, then along the rows (SciPy's axis
-    /// order), each sample's neighbours past an edge mirrored (…c b a | a b c…, repeated
-    /// for a window wider than the line, as SciPy's `reflect`).
-    static func blur(_ plane: [Double], _ width: Int, _ height: Int) -> [Double] {
+    /// The local SSIM row by row, top to bottom, from two pictures' luma rows, holding no
+    /// more than the Gaussian's 11 rows of each: what a whole-plane computation gives,
+    /// sample for sample (the same products summed in the same order: down the columns,
+    /// tap by tap, then along the row), in a few rows' memory where the planes took about
+    /// 90 bytes a pixel (a 3840x2880 quality search peaked at 1.2 GB). `x` and `y` write
+    /// luma row `r` into the buffer given, each row asked for once; `body` gets each map
+    /// row with its index, valid only during the call.
+    package static func forEachMapRow(width: Int, height: Int, x: (Int, UnsafeMutablePointer<Double>) -> Void,
+                                      y: (Int, UnsafeMutablePointer<Double>) -> Void,
+                                      _ body: (Int, UnsafePointer<Double>) -> Void) {
+        guard width > 0, height > 0 else { return }
         let r = radius, taps = 2 * radius + 1
         func mirror(_ i: Int, _ n: Int) -> Int {
             let period = 2 * n
@@ -122,36 +82,119 @@ package enum SSIM {
             if k < 0 { k += period }
             return k < n ? k : period - 1 - k
         }
-        var down = [Double](repeating: 0, count: plane.count), out = down
+        // The rows an output row reads, mirrored at the edges, all lie within r of it, so a
+        // ring of 2r + 1 rows holds them without two sharing a slot.
+        var ringX = [Double](repeating: 0, count: taps * width), ringY = ringX
+        var held = [Int](repeating: -1, count: taps)
+        // The five quantities' columns summed (x, x², y, y², xy), then their rows.
+        var down = [Double](repeating: 0, count: 5 * width)
+        var blurred = down
         var line = [Double](repeating: 0, count: width + 2 * r)
+        var map = [Double](repeating: 0, count: width)
+        let c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255)
         weights.withUnsafeBufferPointer { w in
-            plane.withUnsafeBufferPointer { p in
-                down.withUnsafeMutableBufferPointer { d in
-                    for y in 0..<height {
-                        let row = d.baseAddress! + y * width
-                        for t in 0..<taps {
-                            let source = p.baseAddress! + mirror(y + t - r, height) * width, weight = w[t]
-                            for x in 0..<width { row[x] += weight * source[x] }
+            ringX.withUnsafeMutableBufferPointer { rx in
+            ringY.withUnsafeMutableBufferPointer { ry in
+            down.withUnsafeMutableBufferPointer { d in
+            blurred.withUnsafeMutableBufferPointer { b in
+            line.withUnsafeMutableBufferPointer { l in
+            map.withUnsafeMutableBufferPointer { m in
+                let padded = l.baseAddress! + r
+                for row in 0..<height {
+                    for k in max(0, row - r)...min(height - 1, row + r) where held[k % taps] != k {
+                        x(k, rx.baseAddress! + (k % taps) * width)
+                        y(k, ry.baseAddress! + (k % taps) * width)
+                        held[k % taps] = k
+                    }
+                    for i in 0..<(5 * width) { d[i] = 0 }
+                    let dx = d.baseAddress!, dxx = dx + width, dy = dxx + width, dyy = dy + width, dxy = dyy + width
+                    for t in 0..<taps {
+                        let k = mirror(row + t - r, height) % taps, weight = w[t]
+                        let sx = rx.baseAddress! + k * width, sy = ry.baseAddress! + k * width
+                        for i in 0..<width {
+                            let xv = sx[i], yv = sy[i]
+                            dx[i] += weight * xv
+                            dxx[i] += weight * (xv * xv)
+                            dy[i] += weight * yv
+                            dyy[i] += weight * (yv * yv)
+                            dxy[i] += weight * (xv * yv)
                         }
                     }
+                    for q in 0..<5 {
+                        let source = d.baseAddress! + q * width, out = b.baseAddress! + q * width
+                        for i in -r..<(width + r) { padded[i] = source[mirror(i, width)] }
+                        for i in 0..<width { out[i] = 0 }
+                        for t in 0..<taps {
+                            let shifted = padded + (t - r), weight = w[t]
+                            for i in 0..<width { out[i] += weight * shifted[i] }
+                        }
+                    }
+                    let ux = b.baseAddress!, uxx = ux + width, uy = uxx + width, uyy = uy + width, uxy = uyy + width
+                    for i in 0..<width {
+                        let vx = uxx[i] - ux[i] * ux[i], vy = uyy[i] - uy[i] * uy[i], vxy = uxy[i] - ux[i] * uy[i]
+                        let a1 = 2 * ux[i] * uy[i] + c1, a2 = 2 * vxy + c2
+                        let b1 = ux[i] * ux[i] + uy[i] * uy[i] + c1, b2 = vx + vy + c2
+                        m[i] = (a1 * a2) / (b1 * b2)
+                    }
+                    body(row, UnsafePointer(m.baseAddress!))
                 }
             }
-            down.withUnsafeBufferPointer { d in
-                out.withUnsafeMutableBufferPointer { o in
-                    line.withUnsafeMutableBufferPointer { l in
-                        let padded = l.baseAddress! + r
-                        for y in 0..<height {
-                            let source = d.baseAddress! + y * width, row = o.baseAddress! + y * width
-                            for x in -r..<(width + r) { padded[x] = source[mirror(x, width)] }
-                            for t in 0..<taps {
-                                let shifted = padded + (t - r), weight = w[t]
-                                for x in 0..<width { row[x] += weight * shifted[x] }
-                            }
-                        }
-                    }
-                }
+            }
+            }
+            }
+            }
             }
         }
-        return out
+    }
+
+    /// The columns and rows the mean is taken over: the map less its 5-pixel border, or
+    /// the whole map when the picture is too small to have an inside.
+    package static func inside(width: Int, height: Int) -> (xs: Range<Int>, ys: Range<Int>) {
+        let inside = width > 2 * radius && height > 2 * radius
+        return (inside ? radius..<(width - radius) : 0..<width, inside ? radius..<(height - radius) : 0..<height)
+    }
+
+    /// The mean SSIM over the map less its 5-pixel border.
+    package static func score(_ x: [Double], _ y: [Double], width: Int, height: Int) -> Double {
+        mean(map(x, y, width: width, height: height), width: width, height: height)
+    }
+
+    /// The mean of a map, less its border.
+    package static func mean(_ map: [Double], width: Int, height: Int) -> Double {
+        guard !map.isEmpty else { return 1 }
+        let (xs, ys) = inside(width: width, height: height)
+        var sum = 0.0
+        for y in ys { for x in xs { sum += map[y * width + x] } }
+        return sum / Double(xs.count * ys.count)
+    }
+
+    /// One picture to score many others against (the quality search's candidates),
+    /// row by row: nothing beyond the picture itself is kept between scores.
+    package struct Reference {
+        let image: PixelBuffer
+
+        package init(_ image: PixelBuffer) {
+            self.image = image
+        }
+
+        /// The mean SSIM of `image` (of the reference's size) against the reference.
+        package func score(_ candidate: PixelBuffer) -> Double {
+            precondition(candidate.width == image.width && candidate.height == image.height, "two pictures of one size")
+            return SSIM.score(image, candidate)
+        }
+    }
+
+    /// Two pixel buffers' score (their luma's), row by row.
+    package static func score(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+        precondition(a.width == b.width && a.height == b.height, "two pictures of one size")
+        let width = a.width, height = a.height
+        guard width > 0, height > 0 else { return 1 }
+        let (xs, ys) = inside(width: width, height: height)
+        var sum = 0.0
+        forEachMapRow(width: width, height: height, x: { luma(a, row: $0, into: $1) }, y: { luma(b, row: $0, into: $1) }) { row, m in
+            guard ys.contains(row) else { return }
+            for x in xs { sum += m[x] }
+        }
+        return sum / Double(xs.count * ys.count)
     }
 }

@@ -18,7 +18,7 @@ final class BatchRunner: Sendable {
     let reporter: BatchReporter
 
 
-    /// CPU seconds one input may take in its worker (nil: no bound).
+    /// CPU seconds one input may take in its worker for each output (nil: no bound).
     let cpuSeconds: Int?
     /// Whether inputs run in worker processes (`WorkerPool`); otherwise on threads here.
     let isolated: Bool
@@ -45,7 +45,8 @@ final class BatchRunner: Sendable {
         let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
         let forkable = isolated && WorkerPool.available
         let budget = settings.decode.maxMemory
-        let limits = WorkerPool.Limits(budget: budget, images: 1, cpuSeconds: cpuSeconds)
+        var limits = WorkerPool.Limits(budget: budget, images: 1, cpuSeconds: cpuSeconds)
+        limits.outputsOfJob = { [jobs, order] n in jobs[order[n]].outputs.filter { $0.failure == nil }.count }
         if reporter.verbose {
             let place = !isolated ? "threads of this process"
                 : jobs.count == 1 ? "this process, isolated as a worker would be (a decoder crash fails only it)"

@@ -37,7 +37,7 @@ enum CrashGuard {
                                       _ body: () -> T) -> T {
         var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
         for s in fatal {
-            let why = WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds)
+            let why = WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds(job: 0), perOutput: limits.cpuSeconds)
             messages[Int(s)] = (Array("imgscale: \(display): \(why)\n".utf8), Array(BatchReporter.lines(outcome(why)).utf8))
         }
         guardMessages = messages
@@ -59,7 +59,7 @@ enum CrashGuard {
         var previous = [Glibc.sigaction](repeating: Glibc.sigaction(), count: fatal.count)
         for (i, s) in fatal.enumerated() { sigaction(s, &action, &previous[i]) }
         WorkerPool.applyMemoryLimit(limits)
-        WorkerPool.applyCPU(limits)
+        WorkerPool.applyCPU(limits, job: 0)
         // Not under a sanitizer: its report of this very job must reach the terminal whole.
         let terminal = WorkerPool.sanitized ? -1 : dup(2)
         var log: Int32 = -1

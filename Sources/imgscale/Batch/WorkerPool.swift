@@ -6,8 +6,10 @@ import ImageScaler
 /// Set by SIGINT while a pool runs; read by its loop between polls.
 nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
 /// The memory limit this process runs a job under (`WorkerPool.applyMemoryLimit`): the
-/// budget it follows, and the address space (VmPeak) past which the data limit was met.
-nonisolated(unsafe) private var appliedMemoryLimit: (budget: Int, peak: Int)? = nil
+/// budget it follows, the address space (VmPeak) past which the data limit was met, and
+/// the data it may hold when a hard limit set outside (`ulimit -d`, `prlimit`, a
+/// container) is below what the budget asks; nil when the budget's own limit applies.
+nonisolated(unsafe) private var appliedMemoryLimit: (budget: Int, peak: Int, cappedAt: Int?)? = nil
 
 /// Runs a batch's jobs in forked worker processes, one job at a time each, so that a
 /// crash, an abort or a runaway inside a third-party decoder (libheif, libde265, dav1d,
@@ -23,8 +25,16 @@ final class WorkerPool {
     struct Limits {
         /// Bytes of writable memory (`RLIMIT_DATA`) a worker may add to what it had when forked.
         var data: Int?
-        /// CPU seconds one job may use.
+        /// CPU seconds one job may use for each output it makes.
         var cpuSeconds: Int?
+        /// How many outputs job `n` makes (one when not given): a srcset of 24 searched
+        /// encodes is not a runaway decoder, and must not be held to one output's time.
+        var outputsOfJob: ((Int) -> Int)? = nil
+
+        /// The CPU seconds job `n` may use (nil: no bound).
+        func cpuSeconds(job n: Int?) -> Int? {
+            cpuSeconds.map { $0 * max(1, n.flatMap { outputsOfJob?($0) } ?? 1) }
+        }
         /// The memory budget the limit follows.
         var budget: Int
 
@@ -164,7 +174,7 @@ final class WorkerPool {
         if exited {
             why = "decoder exited with status \((status >> 8) & 0xFF); nothing written"
         } else {
-            why = WorkerPool.reason(signal: signal, cpuSeconds: limits.cpuSeconds)
+            why = WorkerPool.reason(signal: signal, cpuSeconds: limits.cpuSeconds(job: w.job), perOutput: limits.cpuSeconds)
         }
         if !printed.isEmpty { why += " (it printed: \(printed))" }
         return why
@@ -223,7 +233,7 @@ final class WorkerPool {
             guard WorkerPool.readFully(jobs, &n, 4) else { _exit(0) }
             _ = ftruncate(log, 0)
             _ = lseek(log, 0, SEEK_SET)
-            WorkerPool.applyCPU(limits)
+            WorkerPool.applyCPU(limits, job: Int(n))
             var outcome = run(Int(n))
             let printed = WorkerPool.printed(log)
             if !printed.isEmpty { outcome.attach(printed: printed) }
@@ -255,19 +265,25 @@ final class WorkerPool {
         guard setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &r) == 0, let size = WorkerPool.status("VmSize:") else { return }
         // What is mapped beside the data (code, libraries, reservations) stays about the
         // same, so the data limit was met where VmPeak reached it plus that.
-        appliedMemoryLimit = (limits.budget, size - inUse + extra)
+        let allowed = Int(clamping: r.rlim_cur)
+        appliedMemoryLimit = (limits.budget, size - inUse + allowed, r.rlim_cur < limit ? allowed : nil)
     }
 
     /// Why an encoder in this process may have failed, when its memory was near the
     /// limit: the sentence names the budget and --max-memory; nil when it was not.
     static func memoryLimitReason() -> String? {
         guard let applied = appliedMemoryLimit, let peak = status("VmPeak:"), peak >= applied.peak - (64 << 20) else { return nil }
+        if let cap = applied.cappedAt {
+            // --max-memory cannot lift a hard limit; saying so spares a futile retry.
+            return "it ran out of memory under this process's data limit of \(MemoryBudget.describe(cap)), set outside imgscale "
+                + "below what the budget of \(MemoryBudget.describe(applied.budget)) asks (raise it with ulimit -d)"
+        }
         return "it ran out of the memory its worker is allowed for the budget of \(MemoryBudget.describe(applied.budget)) (raise it with --max-memory)"
     }
 
     /// Lets this process use the limit's CPU seconds from now on (SIGXCPU after).
-    static func applyCPU(_ limits: Limits) {
-        guard let cpu = limits.cpuSeconds else { return }
+    static func applyCPU(_ limits: Limits, job: Int) {
+        guard let cpu = limits.cpuSeconds(job: job) else { return }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         var now = rlimit()
@@ -340,9 +356,11 @@ final class WorkerPool {
     }
 
     /// The line's reason for a worker or guarded job ended by `signal`.
-    static func reason(signal: Int32, cpuSeconds: Int?) -> String {
+    static func reason(signal: Int32, cpuSeconds: Int?, perOutput: Int?) -> String {
         switch signal {
-        case SIGXCPU: return "took more than \(cpuSeconds ?? 0) s of CPU (raise it with --max-cpu); nothing written"
+        case SIGXCPU:
+            let each = perOutput.map { $0 != cpuSeconds ? "\($0) s for each of its \((cpuSeconds ?? 0) / max($0, 1)) outputs; " : "" } ?? ""
+            return "took more than \(cpuSeconds ?? 0) s of CPU (\(each)raise it with --max-cpu); nothing written"
         case SIGKILL: return "decoder was killed (SIGKILL, perhaps out of memory); nothing written"
         default: return "decoder crashed (\(signalName(signal))); nothing written"
         }

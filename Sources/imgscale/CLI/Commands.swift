@@ -46,7 +46,7 @@ enum Commands {
         OptionSpec("max-memory", value: "SIZE", .bytes, "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
         densityOption,
         pageOption,
-        OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take before it fails (default 120; 0 = no limit)"),
+        OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take for each output it makes, before it fails (default 120; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
         OptionSpec("threads", value: "N", .int(1...1024), "threads each file may use: decoding ahead, JPEG regions in halves, the AVIF and HEIC encoders (default: the cores -j leaves, at least 1); the bytes are the same at any count"),

@@ -17,9 +17,10 @@ extension CodecDescriptor {
                        carriable: { options, _ in (options, []) },
                        settings: HEIFEncoder.avifSettings,
                        // Rows gathered for the whole picture, then libaom's own: 271 MB over
-                       // JPEG's peak at 3840x2880, 98 MB at 1920x1440, 50 MB at 1280x960.
+                       // JPEG's peak at 3840x2880, 98 MB at 1920x1440, 50 MB at 1280x960, less
+                       // a pixel the larger the picture: the lower of two lines through them.
                        heldBytes: { _, s in 4 * s.width * s.height },
-                       workingBytes: { _, s, _ in (13 << 20) + 31 * s.width * s.height },
+                       workingBytes: { _, s, _ in min((13 << 20) + 31 * s.width * s.height, (40 << 20) + 22 * s.width * s.height) },
                        qualityShape: [1.38, 1.54, 1.7, 1.85, 2.07, 2.23, 2.4, 2.6, 2.81, 3.02, 3.22,
                                       3.51, 3.73, 3.91, 4.07, 4.24, 4.45, 4.79, 5.17, 5.68, 6.82]),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
