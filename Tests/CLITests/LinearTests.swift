@@ -74,8 +74,7 @@ final class LinearTests: XCTestCase {
     func testCameraPhotosAgainstLibvipsLinear() throws {
         let photos = CLI.testdata + "/photos"
         guard FileManager.default.fileExists(atPath: photos) else {
-            print("SKIPPED: \(photos) is missing")
-            return
+            throw missingReference("\(photos) is missing; no camera photos to hold to libvips")
         }
         guard ProcessInfo.processInfo.environment["IMGSCALE_SANITIZED"] != "1" else {
             print("SKIPPED under the sanitizers: a quality comparison of full-size decodes")
