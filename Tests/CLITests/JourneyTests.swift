@@ -15,6 +15,28 @@ final class JourneyTests: XCTestCase {
         return (kib / 1024, lines.joined(separator: "\n"))
     }
 
+    /// The process's own peak RSS (`--version`), measured once.
+    private static let base: Double = {
+        let r = CLI.sh("python3 '\(CLI.root)/scripts/peak-rss' \"$IMGSCALE\" --version")
+        return r.stderr.split(separator: "\n").last.flatMap { $0.split(separator: " ").first { $0.hasPrefix("kib=") } }
+            .flatMap { Double($0.dropFirst(4)) }.map { $0 / 1024 } ?? .infinity
+    }()
+
+    /// `imgscale args` in `cwd` under scripts/peak-rss: its result (stderr without the
+    /// peak-rss line), failing when the largest of its processes peaked over the default
+    /// budget, 512 MiB, plus the process's own base (not under a sanitizer, whose shadow
+    /// memory the budget does not count).
+    private func withinBudget(_ args: [String], cwd: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> CLI.Result {
+        let quoted = args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let r = CLI.sh("python3 '\(CLI.root)/scripts/peak-rss' \"$IMGSCALE\" \(quoted)", cwd: cwd)
+        let (mib, stderr) = peak(r, file: file, line: line)
+        XCTAssertLessThan(Self.base, 64, "the base was measured", file: file, line: line)
+        if !HostileInputTests.sanitized {
+            XCTAssertLessThan(mib, 512 + Self.base, "peak RSS of imgscale \(args.joined(separator: " "))", file: file, line: line)
+        }
+        return CLI.Result(status: r.status, stdout: r.stdout, stderr: stderr)
+    }
+
     /// Each file's format and size as Pillow reads it, by name.
     private func pillow(_ dir: String) -> [String: String] {
         let r = CLI.sh("""
@@ -142,7 +164,7 @@ final class JourneyTests: XCTestCase {
               <path d="M140 400 L256 300 L372 400 Z" fill="#ffca28"/>
             </svg>
             """.write(toFile: dir + "/master.svg", atomically: true, encoding: .utf8)
-        let android = CLI.run(["fill", "--size", "48x48", "--scale", "0.75", "--scale", "1", "--scale", "1.5", "--scale", "2", "--scale", "3",
+        let android = withinBudget(["fill", "--size", "48x48", "--scale", "0.75", "--scale", "1", "--scale", "1.5", "--scale", "2", "--scale", "3",
                                "--scale", "4", "master.svg", "--out-dir", "res", "--name", "mipmap-{dpi}/ic_launcher.png"], cwd: dir)
         XCTAssertEqual(android.status, 0, android.stderr)
         let ios = CLI.run(["fill", "--size", "60x60", "--scale", "2", "--scale", "3", "master.svg", "--out-dir", "ios", "--name", "AppIcon-60{at}.png"], cwd: dir)
@@ -220,7 +242,7 @@ final class JourneyTests: XCTestCase {
         let tiff = try CLI.sharedDir("tiff")
         let dir = CLI.tempDir()
         let names = ["multipage.tiff", "tiff_16bit_RGB.tiff", "tiff_strip_cmyk_jpeg.tif", "16bit.cropped.tif"]
-        let r = CLI.run(["fit", "--size", "48x48"] + names.map { tiff + "/" + $0 } + ["--format", "jpeg", "--out-dir", dir + "/out"])
+        let r = withinBudget(["fit", "--size", "48x48"] + names.map { tiff + "/" + $0 } + ["--format", "jpeg", "--out-dir", dir + "/out"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let page = CLI.run(["fit", "--size", "48x48", "--page", "1", tiff + "/multipage.tiff", "-o", dir + "/page2.jpg"])
         XCTAssertEqual(page.status, 0, page.stderr)
@@ -255,7 +277,7 @@ final class JourneyTests: XCTestCase {
     func testAnimatedGIFToAnimatedWebPAndGIF() throws {
         let gif = try CLI.sharedDir("formats") + "/gif-anim-3frames-160x120.gif"
         let dir = CLI.tempDir()
-        let r = CLI.run(["fit", "--size", "80x", "--size", "40x", "--animated", "--format", "webp", "--format", "gif", gif,
+        let r = withinBudget(["fit", "--size", "80x", "--size", "40x", "--animated", "--format", "webp", "--format", "gif", gif,
                          "--out-dir", dir, "--name", "{stem}-{w}.{ext}"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let check = CLI.sh("""
@@ -358,7 +380,9 @@ final class JourneyTests: XCTestCase {
                 if src.hasSuffix("palette-trns-20x20.png") { narrow += 1 }
             }
         }
-        let r = CLI.sh("\"$IMGSCALE\" fit --size 64x --size 32x --no-upscale -j2 in/* --out-dir out --name '{stem}-{width}w.webp' --report report.jsonl", cwd: dir)
+        let inputs = CLI.files(dir + "/in").map { "in/" + $0 }
+        let r = withinBudget(["fit", "--size", "64x", "--size", "32x", "--no-upscale", "-j2"] + inputs
+                             + ["--out-dir", "out", "--name", "{stem}-{width}w.webp", "--report", "report.jsonl"], cwd: dir)
         XCTAssertEqual(r.status, 1, String(r.stderr.suffix(2000)))
         let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("imgscale: in/") }
         // Each bad input once: one line, naming it.
