@@ -142,6 +142,31 @@ final class ManyOutputsTests: XCTestCase {
         XCTAssertTrue(again.stderr.contains("1 ok, 0 failed, 11 skipped"), again.stderr)
     }
 
+    /// 512 outputs of one photo at 1, 2 and 8 threads: each side by side round holds at
+    /// most `RenderSchedule.lanesPerRound` lanes (a round of all 512 waited forever for
+    /// threads Dispatch would not give), the plan says so, and the bytes are the same at
+    /// every thread count. 130 under a sanitizer: still three rounds.
+    func testFiveHundredTwelveOutputsAtAnyThreadCount() throws {
+        let count = Sweep.sanitized ? 130 : 512
+        let sizes = (1...count).flatMap { ["--size", "\($0 + 10)x\($0 + 10)"] }
+        let dir = CLI.tempDir()
+        let input = CLI.testImages + "/scene-640x427.jpg"
+        var made: [[String: Data]] = []
+        for threads in ["1", "2", "8"] {
+            let out = dir + "/t" + threads
+            let r = CLI.run(["fill"] + sizes + [input, "--out-dir", out, "--name", "{w}.png", "--threads", threads, "-q"])
+            XCTAssertEqual(r.status, 0, "\(threads) threads: \(r.stderr)")
+            let files = CLI.files(out)
+            XCTAssertEqual(files.count, count, "\(threads) threads")
+            made.append(Dictionary(uniqueKeysWithValues: files.map { ($0, CLI.bytes(out + "/" + $0) ?? Data()) }))
+        }
+        XCTAssertEqual(made[0], made[1], "2 threads: other bytes than 1")
+        XCTAssertEqual(made[0], made[2], "8 threads: other bytes than 1")
+        let rounds = (count + RenderSchedule.lanesPerRound - 1) / RenderSchedule.lanesPerRound
+        let plan = CLI.run(["plan", "fill"] + sizes + [input, "--out-dir", dir + "/p", "--name", "{w}.png", "--threads", "2", "--max-memory", "0"])
+        XCTAssertTrue(plan.stdout.contains("schedule: \(rounds) rounds of at most 64 outputs side by side, each decoding again"), String(plan.stdout.prefix(3000)))
+    }
+
     func testUsageErrorsAndFailures() throws {
         let dir = CLI.tempDir()
         let master = dir + "/m.png"
