@@ -9,7 +9,7 @@ import Foundation
 final class CompareReportTests: XCTestCase {
     func testReportInHeadlessChromium() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
-            throw XCTSkip("SKIPPED: chromium is not installed (scripts/install-deps --test installs it)")
+            throw missingReference("chromium is not installed (scripts/install-deps --test installs it)")
         }
         let dir = CLI.tempDir()
         try python("""

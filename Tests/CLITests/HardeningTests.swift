@@ -168,7 +168,7 @@ final class HardeningTests: XCTestCase {
     /// Permission checks do not apply to root, so these run as nobody through setpriv.
     func testPermissionsAsAnUnprivilegedUser() throws {
         guard getuid() == 0 else { throw XCTSkip("SKIPPED: needs root to switch to nobody with setpriv") }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("SKIPPED: setpriv is missing") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw missingReference("setpriv (util-linux) is missing") }
         let dir = "/tmp/imgscale-perm-\(getpid())"
         try? FileManager.default.removeItem(atPath: dir)
         try FileManager.default.createDirectory(atPath: dir + "/locked", withIntermediateDirectories: true)
