@@ -47,10 +47,9 @@ struct QualitySearch {
             files[q] = f
             return f
         }
-        let reference = targetSSIM.map { _ in SSIM.Reference(image) }
         func score(_ q: Int) throws -> Double {
             if let s = scores[q] { return s }
-            let s = reference!.score(try decode(try file(q)))
+            let s = SSIM.score(image, try decode(try file(q)))
             scores[q] = s
             return s
         }

@@ -19,17 +19,8 @@ package enum SSIM {
         return w.map { $0 / sum }
     }()
 
-    /// One sample per pixel, row by row: 0.299 R + 0.587 G + 0.114 B of the pixel
-    /// premultiplied and laid on white (gray is its own luma).
-    package static func luma(_ image: PixelBuffer) -> [Double] {
-        var out = [Double](repeating: 0, count: image.width * image.height)
-        out.withUnsafeMutableBufferPointer { o in
-            for y in 0..<image.height { luma(image, row: y, into: o.baseAddress! + y * image.width) }
-        }
-        return out
-    }
-
-    /// Row `row` of `luma(image)`.
+    /// Row `row` of the picture's luma, one sample per pixel: 0.299 R + 0.587 G + 0.114 B
+    /// of the pixel premultiplied and laid on white (gray is its own luma).
     package static func luma(_ image: PixelBuffer, row: Int, into out: UnsafeMutablePointer<Double>) {
         let c = image.channels, w = image.width
         image.pixels.withUnsafeBufferPointer { p in
@@ -44,24 +35,6 @@ package enum SSIM {
                 out[i] = y
             }
         }
-    }
-
-    /// The local SSIM at every pixel.
-    package static func map(_ x: [Double], _ y: [Double], width: Int, height: Int) -> [Double] {
-        precondition(x.count == width * height && y.count == x.count, "two planes of one size")
-        var out = [Double](repeating: 0, count: x.count)
-        out.withUnsafeMutableBufferPointer { o in
-            x.withUnsafeBufferPointer { xp in
-                y.withUnsafeBufferPointer { yp in
-                    forEachMapRow(width: width, height: height,
-                                  x: { r, d in d.update(from: xp.baseAddress! + r * width, count: width) },
-                                  y: { r, d in d.update(from: yp.baseAddress! + r * width, count: width) }) { r, row in
-                        (o.baseAddress! + r * width).update(from: row, count: width)
-                    }
-                }
-            }
-        }
-        return out
     }
 
     /// The local SSIM row by row, top to bottom, from two pictures' luma rows, holding no
@@ -152,36 +125,6 @@ package enum SSIM {
     package static func inside(width: Int, height: Int) -> (xs: Range<Int>, ys: Range<Int>) {
         let inside = width > 2 * radius && height > 2 * radius
         return (inside ? radius..<(width - radius) : 0..<width, inside ? radius..<(height - radius) : 0..<height)
-    }
-
-    /// The mean SSIM over the map less its 5-pixel border.
-    package static func score(_ x: [Double], _ y: [Double], width: Int, height: Int) -> Double {
-        mean(map(x, y, width: width, height: height), width: width, height: height)
-    }
-
-    /// The mean of a map, less its border.
-    package static func mean(_ map: [Double], width: Int, height: Int) -> Double {
-        guard !map.isEmpty else { return 1 }
-        let (xs, ys) = inside(width: width, height: height)
-        var sum = 0.0
-        for y in ys { for x in xs { sum += map[y * width + x] } }
-        return sum / Double(xs.count * ys.count)
-    }
-
-    /// One picture to score many others against (the quality search's candidates),
-    /// row by row: nothing beyond the picture itself is kept between scores.
-    package struct Reference {
-        let image: PixelBuffer
-
-        package init(_ image: PixelBuffer) {
-            self.image = image
-        }
-
-        /// The mean SSIM of `image` (of the reference's size) against the reference.
-        package func score(_ candidate: PixelBuffer) -> Double {
-            precondition(candidate.width == image.width && candidate.height == image.height, "two pictures of one size")
-            return SSIM.score(image, candidate)
-        }
     }
 
     /// Two pixel buffers' score (their luma's), row by row.
