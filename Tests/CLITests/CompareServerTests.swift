@@ -54,7 +54,7 @@ final class CompareServerTests: XCTestCase {
         // A diff named as either image is refused: it would overwrite a golden.
         let golden = try Data(contentsOf: URL(fileURLWithPath: dir + "/e/1.png"))
         let over = CLI.sh("cd '\(dir)' && echo '{\"expected\": \"e/1.png\", \"actual\": \"a/1.png\", \"diff\": \"e/1.png\"}' | '\(CLI.binary)' compare --server")
-        XCTAssertTrue(over.stdout.contains("\"result\":\"error\"") && over.stdout.contains("is the input"), over.stdout)
+        XCTAssertTrue(over.stdout.contains("\"result\":\"error\"") && over.stdout.contains("is an image this server has compared"), over.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/e/1.png")), golden)
     }
 

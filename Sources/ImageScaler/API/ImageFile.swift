@@ -13,8 +13,8 @@ import Darwin
 public enum ImageFile {
     /// Reads the whole file, refusing one of more than `limit` bytes without reading past
     /// the limit (a FIFO, `/dev/zero` or endless stdin stops there).
-    public static func read(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
-        try withOpenFile(path) { fd, size in
+    public static func read(_ path: String, limit: Int = Int.max, regularOnly: Bool = false) throws -> [UInt8] {
+        try withOpenFile(path, regularOnly: regularOnly) { fd, size in
             if let size, size > limit { throw FileError.tooLarge(limit: limit) }
             return try readAll(fd, sizeHint: size ?? 0, limit: limit)
         }
@@ -25,8 +25,12 @@ public enum ImageFile {
     /// file is peeked at and then read into one allocation of its size (no copy). The
     /// limit defaults to the memory budget's default: a file larger than the budget
     /// could never be decoded within it.
-    public static func readImage(_ path: String, limit: Int = RenderOptions.Limits().maxMemory) throws -> [UInt8] {
-        try withOpenFile(path) { fd, size in
+    ///
+    /// `regularOnly` is for paths imgscale finds or is handed by a program (a manifest, a
+    /// mask, a server request's images): a symlink is not followed and a FIFO or device
+    /// is refused before anything blocks on it.
+    public static func readImage(_ path: String, limit: Int = RenderOptions.Limits().maxMemory, regularOnly: Bool = false) throws -> [UInt8] {
+        try withOpenFile(path, regularOnly: regularOnly) { fd, size in
             var head = [UInt8](repeating: 0, count: 16)
             let got: Int
             if size != nil {
@@ -50,13 +54,22 @@ public enum ImageFile {
         }
     }
 
-    private static func withOpenFile<T>(_ path: String, _ body: (Int32, Int?) throws -> T) throws -> T {
-        let fd = path == "-" ? STDIN_FILENO : FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw FileError.read(errnoText()) }
+    private static func withOpenFile<T>(_ path: String, regularOnly: Bool = false, _ body: (Int32, Int?) throws -> T) throws -> T {
+        if regularOnly && path == "-" { throw FileError.read("is standard input, not a regular file") }
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+        let flags = O_RDONLY | O_CLOEXEC | (regularOnly ? O_NOFOLLOW | O_NONBLOCK : 0)
+        let fd = path == "-" ? STDIN_FILENO : FileName.withCString(path) { open($0, flags) }
+        guard fd >= 0 else {
+            throw FileError.read(regularOnly && errno == ELOOP ? "is a symbolic link, which imgscale does not follow here" : errnoText())
+        }
         defer { if fd != STDIN_FILENO { close(fd) } }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw FileError.read(errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw FileError.read("is a directory") }
+        if regularOnly {
+            guard (st.st_mode & S_IFMT) == S_IFREG else { throw FileError.read("is \(kind(st.st_mode)), not a regular file") }
+            _ = fcntl(fd, F_SETFL, O_RDONLY)
+        }
         return try body(fd, (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : nil)
     }
 
@@ -121,6 +134,31 @@ public enum ImageFile {
             try writeAtomically(bytes, to: target, shownAs: path)
         case .failure(let reason):
             throw FileError.write(reason, path: path)
+        }
+    }
+
+    /// Writes a file imgscale keeps for itself (a manifest): complete or not at all, and only
+    /// as a regular file at exactly `path`. A symlink there (one a repository can commit)
+    /// is refused, never written through, and so is a FIFO or device.
+    public static func writeRegular(_ bytes: [UInt8], to path: String) throws {
+        var st = stat()
+        if FileName.withCString(path, { lstat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            throw FileError.write("it is \(kind(st.st_mode)), which imgscale neither follows nor replaces", path: path)
+        }
+        try writeAtomically(bytes, to: path, shownAs: path)
+    }
+
+    /// The kind of a file that is not a regular one, for an error.
+    package static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a directory"
+        case S_IFREG: return "a regular file"
+        default: return "not a regular file"
         }
     }
 

@@ -62,7 +62,16 @@ struct BuildManifest: Sendable {
         var manifest = BuildManifest(), warnings: [String] = []
         for dir in Set(paths.filter { $0 != "-" }.map { ImageFile.split($0).dir }) {
             let path = dir + fileName
-            guard let bytes = try? ImageFile.read(path, limit: 64 << 20) else { continue }
+            var st = stat()
+            guard FileName.withCString(path, { lstat($0, &st) }) == 0 else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try ImageFile.read(path, limit: 64 << 20, regularOnly: true)
+            } catch {
+                // A link a repository committed, or a FIFO, is neither followed nor waited on.
+                warnings.append("\(FileName.display(path)): \(ErrorText.describe(error)); ignoring it, so its directory's outputs are remade")
+                continue
+            }
             if let entries = parse(bytes) {
                 manifest.directories[dir] = entries
             } else {
@@ -163,9 +172,9 @@ struct BuildManifest: Sendable {
                     + SHA256.hex(digest: FileName.bytes(name)) + "\n"
             }
             do {
-                try ImageFile.write(Array(text.utf8), to: dir + fileName)
+                try ImageFile.writeRegular(Array(text.utf8), to: dir + fileName)
             } catch {
-                warnings.append("cannot write \(FileName.display(dir + fileName)): \(ErrorText.describe(error)); the next --if-changed run remakes its outputs")
+                warnings.append("\(ErrorText.describe(error)); the next --if-changed run remakes its outputs")
             }
         }
         return warnings

@@ -30,6 +30,22 @@ struct PathIdentity {
         return PathIdentity.canonicalDirectory(dir) + "/" + name
     }
 
+    /// The first part of `relative` under `dir` that is a symlink, or not a directory
+    /// where one leads on, or not a regular file at the end; nil when the whole path is
+    /// reached without following a link. `dir` itself is the user's and may be one.
+    static func linkOnTheWay(_ relative: String, under dir: String) -> (path: String, kind: String)? {
+        var path = dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
+        for (i, part) in parts.enumerated() {
+            path += "/" + part
+            var st = stat()
+            guard FileName.withCString(path, { lstat($0, &st) }) == 0 else { return (path, "missing") }
+            let want = i == parts.count - 1 ? S_IFREG : S_IFDIR
+            if (st.st_mode & S_IFMT) != want { return (path, ImageFile.kind(st.st_mode)) }
+        }
+        return nil
+    }
+
     /// realpath of the longest existing prefix, then the rest resolved lexically: parts
     /// that do not exist yet cannot be symlinks.
     static func canonicalDirectory(_ dir: String) -> String {

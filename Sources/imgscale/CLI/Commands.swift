@@ -82,7 +82,7 @@ enum Commands {
         case "adobergb", "adobe-rgb": return ColorTarget(.adobeRGB, intent: intent)
         default:
             let bytes: [UInt8]
-            do { bytes = try ImageFile.read(given, limit: 16 << 20) } catch {
+            do { bytes = try ImageFile.read(given, limit: 16 << 20, regularOnly: true) } catch {
                 throw UsageError(message: "--export-profile '\(FileName.display(given))': \(error); give srgb, p3, adobergb or an ICC profile's path")
             }
             if let why = ICCProfile.malformation(bytes) {

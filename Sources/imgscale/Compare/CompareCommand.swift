@@ -17,6 +17,9 @@ struct CompareCommand {
     let autoOrient: Bool
     let style: DiffImage.Style
     let json: Bool
+    /// Paths found in a walk or named by a server's client, not typed by the user: read
+    /// and written only as regular files, never through a link.
+    var strictPaths = false
 
     /// What became of one pair.
     struct Outcome: Sendable {
@@ -78,12 +81,12 @@ struct CompareCommand {
         var comparison = ImageComparison(rule: rule, ignore: args.rects("ignore"))
         if let maskPath = args.value("mask") {
             do {
-                comparison.mask = try ImageCodec.decode(try ImageFile.readImage(maskPath, limit: decode.maxMemory), options: decode).0
+                comparison.mask = try ImageCodec.decode(try ImageFile.readImage(maskPath, limit: decode.maxMemory, regularOnly: true), options: decode).0
             } catch {
                 throw UsageError(message: "--mask \(FileName.display(maskPath)): \(ErrorText.describe(error))")
             }
         }
-        let command = CompareCommand(args: args, comparison: comparison, limits: limits, decode: decode,
+        var command = CompareCommand(args: args, comparison: comparison, limits: limits, decode: decode,
                                      autoOrient: !args.has("no-auto-orient"),
                                      style: args.choice("diff-style", as: DiffImage.Style.self) ?? .overlay, json: args.has("json"))
         if args.has("server") {
@@ -92,6 +95,7 @@ struct CompareCommand {
                 throw UsageError(message: "--\(option) does not apply to --server: a request may name its own \"diff\"")
             }
             let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            command.strictPaths = true
             return CompareServer(command: command, width: max(1, args.int("jobs") ?? cores)).run()
         }
         let (expected, actual) = (args.positionals[0], args.positionals[1])
@@ -119,7 +123,9 @@ struct CompareCommand {
             throw UsageError(message: "--update prune removes goldens that have no actual image; it takes two directories")
         }
         switch dirs {
-        case (true, true): return try command.runDirectories(expected, actual)
+        case (true, true):
+            command.strictPaths = true
+            return try command.runDirectories(expected, actual)
         case (false, false): return command.runPair(expected, actual)
         default: throw UsageError(message: "compare takes two files or two directories, not one of each")
         }
@@ -196,8 +202,21 @@ struct CompareCommand {
         }
         // The masks the rules name live beside the goldens but are none themselves.
         let masks = Set(rules?.rules.compactMap(\.mask) ?? [])
-        let expected = Set(CompareCommand.images(under: expectedDir)).subtracting(masks)
-        let actual = Set(CompareCommand.images(under: actualDir)).subtracting(masks)
+        let (goldenFiles, goldenLinks) = CompareCommand.images(under: expectedDir)
+        let (actualFiles, actualLinks) = CompareCommand.images(under: actualDir)
+        // A link is one failed entry, never silently dropped: the goldens behind it go
+        // unchecked, and the suite should say so.
+        let linkOutcomes = (goldenLinks.map { (expectedDir, $0) } + actualLinks.map { (actualDir, $0) }).map { dir, link in
+            let path = join(dir, link)
+            let why = "\(FileName.display(path)): a symbolic link; compare neither follows nor changes links inside a directory"
+            var j = JSON()
+            j.add(path: "path", path)
+            j.add("result", "error")
+            j.add("error", why)
+            return Outcome(name: link, expected: path, actual: path, status: .error, line: why, json: j.text)
+        }
+        let expected = Set(goldenFiles).subtracting(masks)
+        let actual = Set(actualFiles).subtracting(masks)
         let names = expected.union(actual).sorted()
         let diffDir = args.value("diff")
         let applying = names.map { rules?.matching($0) ?? [] }
@@ -272,14 +291,14 @@ struct CompareCommand {
             }
             results = shared.withLock { $0 }
         }
-        var outcomes = results.map { $0! }
+        var outcomes = results.map { $0! } + linkOutcomes
         for o in outcomes {
             if let printed = o.printed { Console.err("imgscale: \(FileName.display(o.name)): warning: the decoder printed: \(printed)") }
         }
         if args.value("update") == "prune" {
             outcomes = outcomes.map { $0.status == .missing ? prune($0, within: expectedDir) : $0 }
         } else if let mode = args.value("update") {
-            outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0, within: actualDir) : $0 }
+            outcomes = outcomes.map { shouldUpdate($0.status, mode: mode) ? update($0, within: actualDir, goldens: expectedDir) : $0 }
         }
         var counts: [Outcome.Status: Int] = [:]
         for o in outcomes {
@@ -324,8 +343,11 @@ struct CompareCommand {
             if let ignore = r.ignore { comparison.ignore = ignore }
             if let mask = r.mask {
                 let path = join(goldens, mask)
+                if let (link, kind) = PathIdentity.linkOnTheWay(mask, under: goldens), kind != "missing" {
+                    throw GoldenRules.Invalid(message: "the mask of rule \(r.index), \(FileName.display(path)): \(FileName.display(link)) is \(kind); a mask is a regular file inside the goldens, reached without links")
+                }
                 do {
-                    comparison.mask = try ImageCodec.decode(try ImageFile.readImage(path, limit: decode.maxMemory), options: decode).0
+                    comparison.mask = try ImageCodec.decode(try ImageFile.readImage(path, limit: decode.maxMemory, regularOnly: true), options: decode).0
                 } catch {
                     throw GoldenRules.Invalid(message: "the mask of rule \(r.index), \(FileName.display(path)): \(ErrorText.describe(error))")
                 }
@@ -339,7 +361,7 @@ struct CompareCommand {
         var files: [[UInt8]] = []
         for path in [expected, actual] {
             do {
-                let data = try ImageFile.readImage(path, limit: decode.maxMemory)
+                let data = try ImageFile.readImage(path, limit: decode.maxMemory, regularOnly: strictPaths)
                 images.append(try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: autoOrient).0)
                 files.append(data)
             } catch {
@@ -518,7 +540,8 @@ struct CompareCommand {
         // zlib level 1: a 12 MP diff is for looking at, not for keeping small.
         options.compression = 1
         if let slash = path.lastIndex(of: "/") { try ImageFile.makeDirectory(String(path[..<slash])) }
-        try ImageFile.write(try ImageCodec.encode(picture, as: .lossless, options: options), to: path)
+        let bytes = try ImageCodec.encode(picture, as: .lossless, options: options)
+        if strictPaths { try ImageFile.writeRegular(bytes, to: path) } else { try ImageFile.write(bytes, to: path) }
     }
 
     private func shouldUpdate(_ status: Outcome.Status, mode: String) -> Bool {
@@ -532,9 +555,14 @@ struct CompareCommand {
     /// Copies the actual file over (or into) the golden, and says so. Only an image is
     /// copied, and in directory mode only one inside ACTUAL once symlinks are resolved:
     /// `act/passwd -> /etc/passwd` must not become a golden.
-    private func update(_ outcome: Outcome, within actualDir: String?) -> Outcome {
+    private func update(_ outcome: Outcome, within actualDir: String?, goldens expectedDir: String? = nil) -> Outcome {
         var o = outcome
         do {
+            // A golden is written only where the goldens' own tree holds it: never through
+            // a link inside it, to a directory or a file that may be anywhere.
+            if let expectedDir, let (path, kind) = PathIdentity.linkOnTheWay(o.name, under: expectedDir), kind != "missing" {
+                throw UsageError(message: "\(FileName.display(path)) is \(kind), which --update neither follows nor replaces")
+            }
             if let actualDir {
                 let dir = PathIdentity.canonicalDirectory(actualDir)
                 let real = PathIdentity.canonicalDirectory(o.actual)
@@ -545,7 +573,7 @@ struct CompareCommand {
             let bytes = try ImageFile.readImage(o.actual, limit: decode.maxMemory)
             _ = try ImageCodec.decode(bytes, options: decode)
             if let slash = o.expected.lastIndex(of: "/") { try ImageFile.makeDirectory(String(o.expected[..<slash])) }
-            try ImageFile.write(bytes, to: o.expected)
+            if expectedDir != nil { try ImageFile.writeRegular(bytes, to: o.expected) } else { try ImageFile.write(bytes, to: o.expected) }
             Console.err("imgscale: updated \(FileName.display(o.expected)) from \(FileName.display(o.actual)) (was \(o.status.rawValue))")
             o.status = .match
         } catch {
@@ -559,6 +587,17 @@ struct CompareCommand {
     /// up to the goldens' own; a symlink is removed, never what it points to.
     private func prune(_ outcome: Outcome, within expectedDir: String) -> Outcome {
         var o = outcome
+        // Only a regular file reached without a link is removed: a link (to a file or a
+        // directory anywhere) is said and left alone, as is what it points to.
+        if let (path, kind) = PathIdentity.linkOnTheWay(o.name, under: expectedDir) {
+            o.status = .error
+            o.line = "\(FileName.display(path)): not pruned: it is \(kind), which --update prune leaves alone"
+            var j = pairJSON(o.name, o.expected, o.actual)
+            j.add("result", "error")
+            j.add("error", o.line)
+            o.json = j.text
+            return o
+        }
         guard unlink(o.expected) == 0 else {
             o.status = .error
             o.line = "\(FileName.display(o.expected)): cannot prune: \(String(cString: strerror(errno)))"
@@ -877,9 +916,10 @@ struct CompareCommand {
 
     /// Relative paths of the regular image files under `dir` (by extension), recursively,
     /// sorted; hidden entries are skipped.
-    /// A directory reached twice (a symlink loop, two links to one tree) is walked once.
-    static func images(under dir: String) -> [String] {
-        var found: [String] = []
+    /// Links inside the tree are listed apart, never followed: what they point to may be
+    /// outside it. A directory reached twice (a bind mount) is walked once.
+    static func images(under dir: String) -> (images: [String], links: [String]) {
+        var found: [String] = [], links: [String] = []
         var visited = Set<[UInt64]>()
         func walk(_ relative: String) {
             let path = relative.isEmpty ? dir : dir + "/" + relative
@@ -893,8 +933,12 @@ struct CompareCommand {
                 if name.hasPrefix(".") { continue }
                 let rel = relative.isEmpty ? name : relative + "/" + name
                 var st = stat()
-                guard FileName.withCString(dir + "/" + rel, { stat($0, &st) }) == 0 else { continue }
-                if (st.st_mode & S_IFMT) == S_IFDIR {
+                // lstat: a link inside the tree, to a directory or a file, is not walked.
+                // What it points to may be anywhere, and --update prune would delete it.
+                guard FileName.withCString(dir + "/" + rel, { lstat($0, &st) }) == 0 else { continue }
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    links.append(rel)
+                } else if (st.st_mode & S_IFMT) == S_IFDIR {
                     walk(rel)
                 } else if (st.st_mode & S_IFMT) == S_IFREG && ImageFormat.fromExtension(of: name) != nil {
                     // Regular files only: a FIFO or device named like an image would
@@ -904,6 +948,6 @@ struct CompareCommand {
             }
         }
         walk("")
-        return found.sorted()
+        return (found.sorted(), links.sorted())
     }
 }

@@ -12,7 +12,7 @@ struct CompareServer {
     let width: Int
 
     /// A request read, or why it could not be.
-    private enum Request {
+    private enum Request: Sendable {
         case pair(expected: String, actual: String, diff: String?, rule: GoldenRules.Rule?)
         case bad(String)
     }
@@ -20,18 +20,22 @@ struct CompareServer {
     func run() -> Int32 {
         var input = LineReader(fd: 0)
         var number = 0
+        var guarded = DiffGuard()
         while true {
             let lines = input.next(atMost: 4096)
             guard !lines.isEmpty else { return 0 }
             number += lines.count
             let first = number - lines.count + 1
-            // Read in the workers, beside the comparing.
-            @Sendable func request(_ i: Int) -> Request {
-                lines[i].overlong ? .bad("the request is longer than 1 MiB") : CompareServer.parse(lines[i].text)
+            // Parsed here, in the parent, which alone knows every image compared so far.
+            var requests = lines.map { $0.overlong ? .bad("the request is longer than \(LineReader.maxLine >> 20) MiB; skipped") : CompareServer.parse($0.text) }
+            for case .pair(let expected, let actual, _, _) in requests { guarded.compare(expected: expected, actual: actual) }
+            for (i, r) in requests.enumerated() {
+                if case .pair(_, _, let diff?, _) = r, let why = guarded.refusal(diff) { requests[i] = .bad(why) }
             }
+            let batch = requests
             let count = lines.count
             var results = [CompareCommand.Outcome?](repeating: nil, count: count)
-            @Sendable func outcome(_ i: Int) -> CompareCommand.Outcome { serve(request(i), number: first + i) }
+            @Sendable func outcome(_ i: Int) -> CompareCommand.Outcome { serve(batch[i], number: first + i) }
             if WorkerPool.available {
                 let pool = WorkerPool(limits: .init(budget: command.decode.maxMemory, images: 2, cpuSeconds: nil))
                 _ = pool.runAll(count: count, width: min(width, count), run: outcome, record: { results[$0] = $1 },

@@ -45,12 +45,13 @@ struct GoldenRules {
     static func load(directory: String) throws -> GoldenRules? {
         let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard lstat(path, &st) == 0 else { return nil }
         func bad(_ what: String) -> Invalid { Invalid(message: "\(FileName.display(path)): \(what)") }
-        // A FIFO or a device would be read forever, or block: only a file is a rules file.
-        guard st.st_mode & S_IFMT == S_IFREG else { throw bad("is not a regular file") }
+        // A FIFO or a device would be read forever, or block, and a link could bring in
+        // limits from anywhere: only a file is a rules file.
+        guard st.st_mode & S_IFMT == S_IFREG else { throw bad("is \(ImageFile.kind(st.st_mode)), not a regular file") }
         let bytes: [UInt8]
-        do { bytes = try ImageFile.read(path, limit: 1 << 20) } catch { throw bad("cannot be read: \(ErrorText.describe(error)) (a rules file holds at most 1 MiB)") }
+        do { bytes = try ImageFile.read(path, limit: 1 << 20, regularOnly: true) } catch { throw bad("cannot be read: \(ErrorText.describe(error)) (a rules file holds at most 1 MiB)") }
         let document: JSONValue, lines: [Int]
         do { (document, lines) = try JSONValue.parseWithLines(bytes) } catch let e as JSONValue.ParseError { throw bad("not JSON: \(e.message)") }
         guard case .object(let top) = document else { throw bad("the file must hold an object with \"rules\"") }
@@ -132,6 +133,10 @@ struct GoldenRules {
                 }
             case "mask":
                 guard case .string(let m) = value, !m.isEmpty else { throw fail("\(label): \"mask\" must be a path relative to the goldens") }
+                // A mask is a file of the suite: it may not reach out of the goldens.
+                guard !m.hasPrefix("/"), !m.split(separator: "/", omittingEmptySubsequences: false).contains("..") else {
+                    throw fail("\(label): \"mask\" \"\(m)\" leaves the goldens directory; a mask is a path inside it, without \"..\"")
+                }
                 r.mask = m
             case "skip":
                 guard case .bool(let b) = value else { throw fail("\(label): \"skip\" must be true or false") }

@@ -63,9 +63,18 @@ struct LineReader {
         return (line, true)
     }
 
+    /// Drops bytes up to the next newline at read speed, 64 KiB a read; what follows it
+    /// stays in the buffer as the start of the next line.
     private mutating func skipToNewline() {
-        var byte: UInt8 = 0
-        while read(fd, &byte, 1) == 1 { if byte == 0x0A { return } }
-        ended = true
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { ended = true; return }
+            if let nl = chunk[..<n].firstIndex(of: 0x0A) {
+                buffer.append(contentsOf: chunk[(nl + 1)..<n])
+                return
+            }
+        }
     }
 }
