@@ -16,3 +16,10 @@ static void (*const capture_entry)(int, char **, char **) = capture;
 
 int imgscale_argc(void) { return saved_argc; }
 char **imgscale_argv(void) { return saved_argv; }
+
+#include <signal.h>
+#include <sys/prctl.h>
+
+/* prctl is variadic, which Swift cannot call: a worker asks to be killed when the
+   process that forked it dies, so none outlives a killed batch. */
+int imgscale_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL); }

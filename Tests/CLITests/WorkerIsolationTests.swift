@@ -112,7 +112,7 @@ final class WorkerIsolationTests: XCTestCase {
         }.joined(separator: " ")
         let r = CLI.sh("\"$IMGSCALE\" fill --size 600x400 --filter lanczos -j2 --out-dir '\(dir)/out' \(inputs) & pid=$!; until [ -n \"$(ls '\(dir)/out' 2>/dev/null)\" ]; do sleep 0.05; done; kill -INT $pid; wait $pid; echo \"status $?\"; sleep 0.2; pgrep -a -x imgscale | grep -F '\(dir)/out' || true")
         XCTAssertTrue(r.stdout.hasPrefix("status 130\n"), r.stdout + r.stderr)
-        XCTAssertTrue(r.stderr.contains("imgscale: interrupted after "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("imgscale: interrupted (SIGINT) after "), r.stderr)
         XCTAssertTrue(r.stderr.contains(" of 200 inputs"), r.stderr)
         // No worker is left behind.
         XCTAssertEqual(r.stdout, "status 130\n", r.stdout)

@@ -7,4 +7,7 @@
 int imgscale_argc(void);
 char **imgscale_argv(void);
 
+/* PR_SET_PDEATHSIG with SIGKILL: this process dies with its parent. 0 on success. */
+int imgscale_die_with_parent(void);
+
 #endif

@@ -78,6 +78,9 @@ final class BatchReporter: Sendable {
         /// Finished inputs waiting for the ones before them, by position.
         var waiting: [Int: InputOutcome] = [:]
         var nextToReport = 0
+        /// A report file of our own: every input's lines as they arrive (a killed run's
+        /// report still names every file written), put in order at the end.
+        var arrived: [(position: Int, text: String)] = []
         var inputs = 0
         /// What `--if-changed`'s manifests learn: each output made or still current.
         var made: [String: BuildManifest.Entry] = [:]
@@ -93,6 +96,9 @@ final class BatchReporter: Sendable {
     let reportPath: String?
     private let state = Locked(State())
     private let start = Console.now()
+    /// Where the report file starts, when it is a regular file this run opened: lines are
+    /// then written as they arrive and sorted in place by `finish`.
+    private let reportStart: Int?
 
     init(total: Int, progress: Bool, quiet: Bool, verbose: Bool, report: Int32?, reportPath: String?) {
         self.total = total
@@ -101,6 +107,13 @@ final class BatchReporter: Sendable {
         self.verbose = verbose
         self.report = report
         self.reportPath = reportPath
+        var st = stat()
+        if let report, reportPath != "-", fstat(report, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+            let at = lseek(report, 0, SEEK_CUR)
+            reportStart = at >= 0 ? Int(at) : nil
+        } else {
+            reportStart = nil
+        }
     }
 
     /// Each output made or found current, with its key, for the manifests.
@@ -141,7 +154,11 @@ final class BatchReporter: Sendable {
                 case .failed: s.failed += 1
                 }
             }
-            if let report {
+            if let report, reportStart != nil {
+                let text = BatchReporter.lines(outcome)
+                s.arrived.append((position, text))
+                if s.reportError == 0 { s.reportError = Console.write(report, text) }
+            } else if let report {
                 s.waiting[position] = outcome
                 while let next = s.waiting.removeValue(forKey: s.nextToReport) {
                     s.nextToReport += 1
@@ -181,6 +198,31 @@ final class BatchReporter: Sendable {
         return text
     }
 
+    /// Writes the report lines held back for an earlier input that never came (the batch
+    /// was stopped): out of order, but every file written is named.
+    func flushWaiting() {
+        if reportStart != nil { return sortReport() }
+        guard let report else { return }
+        state.withLock { s in
+            for position in s.waiting.keys.sorted() where s.reportError == 0 {
+                s.reportError = Console.write(report, BatchReporter.lines(s.waiting[position]!))
+            }
+            s.waiting = [:]
+        }
+    }
+
+    /// Rewrites a report written as lines arrived in input order: the same bytes, so the
+    /// file only changes order, and a report is the same at any worker count.
+    private func sortReport() {
+        guard let report, let at = reportStart else { return }
+        state.withLock { s in
+            guard s.reportError == 0, zip(s.arrived, s.arrived.dropFirst()).contains(where: { $0.position > $1.position }) else { return }
+            let text = s.arrived.sorted { $0.position < $1.position }.map(\.text).joined()
+            guard lseek(report, off_t(at), SEEK_SET) >= 0 else { s.reportError = errno; return }
+            s.reportError = Console.write(report, text)
+        }
+    }
+
     /// Clears the progress line (before a last message of the caller's).
     func clearProgress() {
         if progress { Console.write(2, "\r\u{1B}[K") }
@@ -193,6 +235,7 @@ final class BatchReporter: Sendable {
     /// every input succeeded or was skipped, else 1 (also when the report could not be
     /// written: CI would read a truncated one).
     func finish() -> Int32 {
+        sortReport()
         let s = state.withLock { $0 }
         if progress { Console.write(2, "\r\u{1B}[K") }
         if !quiet && (total > 1 || progress) {

@@ -22,9 +22,11 @@ final class BatchRunner: Sendable {
     let cpuSeconds: Int?
     /// Whether inputs run in worker processes (`WorkerPool`); otherwise on threads here.
     let isolated: Bool
+    /// The wall-clock time one input may take (`--timeout`).
+    let wall: WallClockLimit
 
     init(jobs: [Job], settings: JobSettings, workers: Int, ifNewer: Bool, manifest: BuildManifest? = nil, reporter: BatchReporter,
-         cpuSeconds: Int?, isolated: Bool = true) {
+         cpuSeconds: Int?, wall: WallClockLimit = .none, isolated: Bool = true) {
         self.jobs = jobs
         self.settings = settings
         self.workers = max(1, min(workers, jobs.count))
@@ -35,18 +37,21 @@ final class BatchRunner: Sendable {
         self.reporter = reporter
         self.cpuSeconds = cpuSeconds
         self.isolated = isolated
+        self.wall = wall
     }
 
-    /// Runs every job; returns the exit status (`BatchReporter.finish`), or 130 when
-    /// interrupted.
+    /// Runs every job; returns the exit status (`BatchReporter.finish`), or 128 plus the
+    /// signal when interrupted (130 for SIGINT, 143 for SIGTERM).
     func run() -> Int32 {
         // Largest inputs first (by file size): with few workers, a big file picked up
         // last would leave the other cores idle at the end of the batch.
-        let order = workers > 1 ? jobs.indices.sorted { fileSize(jobs[$0].input) > fileSize(jobs[$1].input) } : Array(jobs.indices)
+        let order = workers > 1 ? jobs.indices.sorted { BatchRunner.fileSize(jobs[$0].input) > BatchRunner.fileSize(jobs[$1].input) } : Array(jobs.indices)
         let forkable = isolated && WorkerPool.available
         let budget = settings.decode.maxMemory
         var limits = WorkerPool.Limits(budget: budget, images: 1, cpuSeconds: cpuSeconds)
         limits.outputsOfJob = { [jobs, order] n in jobs[order[n]].outputs.filter { $0.failure == nil }.count }
+        limits.wall = wall
+        limits.inputBytesOfJob = { [jobs, order] n in BatchRunner.fileSize(jobs[order[n]].input) }
         if reporter.verbose {
             let place = !isolated ? "threads of this process"
                 : jobs.count == 1 ? "this process, isolated as a worker would be (a decoder crash fails only it)"
@@ -56,9 +61,12 @@ final class BatchRunner: Sendable {
         }
         if isolated && jobs.count == 1 {
             let job = jobs[0]
+            Interruption.installInProcess(line: "imgscale: \(FileName.display(job.input)): interrupted; nothing written\n",
+                                          report: BatchReporter.lines(failed(job, "interrupted; nothing written")), reportFD: reporter.report)
             let outcome = CrashGuard.run(limits: limits, reportFD: reporter.report, display: FileName.display(job.input),
-                                         outcome: { failed(job, $0) }) { runIsolated(job) }
+                                         outcome: { self.failed(job, $0) }) { runIsolated(job) }
             reporter.record(outcome, position: 0)
+            Interruption.jobHandedOn()
             return reporter.finish()
         }
         if forkable {
@@ -67,9 +75,12 @@ final class BatchRunner: Sendable {
                                        record: { i, outcome in reporter.record(outcome, position: order[i]) },
                                        crashed: { i, why in failed(jobs[order[i]], why) })
             guard finished else {
+                // Every outcome received is in the report, in order where it can be: a
+                // file written is a file named.
+                reporter.flushWaiting()
                 reporter.clearProgress()
-                Console.err("imgscale: interrupted after \(reporter.inputsDone) of \(jobs.count) inputs")
-                return 130
+                Console.err("imgscale: interrupted (\(WorkerPool.signalName(pool.stoppedBy))) after \(reporter.inputsDone) of \(jobs.count) inputs; the report names every file written")
+                return 128 + pool.stoppedBy
             }
             return reporter.finish()
         }
@@ -122,6 +133,16 @@ final class BatchRunner: Sendable {
         }
         do {
             for i in wanted { try makeParent(of: job.outputs[i].path) }
+            if wall == .scaled {
+                // The header tells what the job costs: its allowance rises to match.
+                let bytes = try data ?? ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
+                data = bytes
+                if let header = try? ImageFile.info(bytes, options: settings.decode) {
+                    JobDeadline.extend(to: WorkEstimate.seconds(header: header, outputs: wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) },
+                                                                encode: settings.encode, animated: settings.render.animated,
+                                                                floor: WallClockLimit.floorSeconds * max(1, Double(bytes.count) / Double(8 << 20))))
+                }
+            }
             let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, settings, data: data)
             for (i, result) in results {
                 switch result {
@@ -156,7 +177,7 @@ final class BatchRunner: Sendable {
         return .init(input: job.input, error: why, outputs: outputs, milliseconds: 0)
     }
 
-    private func fileSize(_ path: String) -> Int {
+    private static func fileSize(_ path: String) -> Int {
         var st = stat()
         return FileName.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
     }

@@ -33,13 +33,18 @@ enum CrashGuard {
 
     /// Runs `body` guarded; `describe(signal)` gives the input's outcome for a signal.
     static func run<T: WorkerOutcome>(limits: WorkerPool.Limits, reportFD: Int32?, display: String,
-                                      outcome: (String) -> BatchReporter.InputOutcome, exitStatus: Int32 = 1,
+                                      outcome: @escaping (String) -> BatchReporter.InputOutcome, exitStatus: Int32 = 1,
                                       _ body: () -> T) -> T {
         var messages = [(line: [UInt8], report: [UInt8])](repeating: ([], []), count: 65)
-        for s in fatal {
-            let why = WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds(job: 0), perOutput: limits.cpuSeconds)
-            messages[Int(s)] = (Array("imgscale: \(display): \(why)\n".utf8), Array(BatchReporter.lines(outcome(why)).utf8))
+        func message(_ why: String) -> (line: [UInt8], report: [UInt8]) {
+            (Array("imgscale: \(display): \(why)\n".utf8), Array(BatchReporter.lines(outcome(why)).utf8))
         }
+        for s in fatal {
+            messages[Int(s)] = message(WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds(job: 0), perOutput: limits.cpuSeconds))
+        }
+        // The wall-clock limit is this process's own timer: SIGALRM ends the job with its line.
+        let wall = limits.wall, firstAllowance = wall.initial(inputBytes: limits.inputBytesOfJob?(0) ?? 0)
+        if let firstAllowance { messages[Int(SIGALRM)] = message(wall.reason(seconds: firstAllowance)) }
         guardMessages = messages
         guardReportFD = reportFD ?? -1
         guardExitStatus = exitStatus
@@ -56,8 +61,22 @@ enum CrashGuard {
         }
         action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
         sigemptyset(&action.sa_mask)
-        var previous = [Glibc.sigaction](repeating: Glibc.sigaction(), count: fatal.count)
-        for (i, s) in fatal.enumerated() { sigaction(s, &action, &previous[i]) }
+        let handled = fatal + (firstAllowance == nil ? [] : [SIGALRM])
+        var previous = [Glibc.sigaction](repeating: Glibc.sigaction(), count: handled.count)
+        for (i, s) in handled.enumerated() { sigaction(s, &action, &previous[i]) }
+        if let firstAllowance {
+            let start = Console.now()
+            var granted = firstAllowance
+            CrashGuard.arm(firstAllowance)
+            JobDeadline.useTimer { seconds in
+                guard seconds > granted else { return }
+                granted = seconds
+                // Disarmed while its message changes: the handler reads it.
+                CrashGuard.arm(0)
+                guardMessages[Int(SIGALRM)] = message(wall.reason(seconds: seconds))
+                CrashGuard.arm(max(0.001, seconds - (Console.now() - start)))
+            }
+        }
         WorkerPool.applyMemoryLimit(limits)
         WorkerPool.applyCPU(limits, job: 0)
         // Not under a sanitizer: its report of this very job must reach the terminal whole.
@@ -78,16 +97,28 @@ enum CrashGuard {
                 close(log)
             }
             if terminal >= 0 { close(terminal) }
-            for (i, s) in fatal.enumerated() { sigaction(s, &previous[i], nil) }
+            if firstAllowance != nil {
+                CrashGuard.arm(0)
+                JobDeadline.clear()
+            }
+            for (i, s) in handled.enumerated() { sigaction(s, &previous[i], nil) }
             var off = stack_t(ss_sp: nil, ss_flags: Int32(SS_DISABLE), ss_size: 0)
             sigaltstack(&off, nil)
             stack.deallocate()
         }
         var result = body()
+        if firstAllowance != nil { CrashGuard.arm(0) }
         if log >= 0 {
             let printed = WorkerPool.printed(log)
             if !printed.isEmpty { result.attach(printed: printed) }
         }
         return result
+    }
+
+    /// Sets this process's real-time timer to fire once after `seconds`; 0 disarms it.
+    static func arm(_ seconds: Double) {
+        let whole = Int(seconds), micros = Int((seconds - Double(whole)) * 1e6)
+        var t = itimerval(it_interval: timeval(tv_sec: 0, tv_usec: 0), it_value: timeval(tv_sec: whole, tv_usec: micros))
+        setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &t, nil)
     }
 }

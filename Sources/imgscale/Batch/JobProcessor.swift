@@ -33,6 +33,9 @@ enum JobProcessor {
                 if let range = entries[i], let format = output.format {
                     bytes = try format.merge([result.bytes] + each[range].map { try $0.get().bytes })
                 }
+                // Checked here, once the bytes are ready: a stop (SIGTERM, a dead parent)
+                // that comes now leaves no file behind that no report names.
+                try Interruption.checkBeforeWriting()
                 try ImageFile.write(bytes, to: output.path)
                 return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim) : nil)
             }

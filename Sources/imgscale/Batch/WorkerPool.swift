@@ -2,8 +2,10 @@
 import Glibc
 #endif
 import ImageScaler
+import CArgumentsShim
 
-/// Set by SIGINT while a pool runs; read by its loop between polls.
+/// The signal (SIGINT or SIGTERM) that stopped a running pool, 0 while none has; read by
+/// its loop between polls.
 nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
 /// The memory limit this process runs a job under (`WorkerPool.applyMemoryLimit`): the
 /// budget it follows, the address space (VmPeak) past which the data limit was met, and
@@ -31,6 +33,11 @@ final class WorkerPool {
         /// encodes is not a runaway decoder, and must not be held to one output's time.
         var outputsOfJob: ((Int) -> Int)? = nil
 
+        /// The wall-clock seconds a job may take (`--timeout`).
+        var wall: WallClockLimit = .none
+        /// The bytes of job `n`'s input, for the wall-clock limit's first allowance.
+        var inputBytesOfJob: ((Int) -> Int)? = nil
+
         /// The CPU seconds job `n` may use (nil: no bound).
         func cpuSeconds(job n: Int?) -> Int? {
             cpuSeconds.map { $0 * max(1, n.flatMap { outputsOfJob?($0) } ?? 1) }
@@ -56,10 +63,19 @@ final class WorkerPool {
         /// The worker's stderr: an unlinked file the parent can still read after a crash.
         let log: Int32
         var job: Int? = nil
+        /// Its slot in `deadlines`, and when its job was handed over.
+        let slot: Int
+        var started = 0.0
     }
 
     private let limits: Limits
     private var workers: [Worker] = []
+    /// Each worker's job allowance in milliseconds (0: none), in memory shared with the
+    /// workers, which raise it once they have read the header (`JobDeadline`).
+    private var deadlines: UnsafeMutablePointer<Int64>? = nil
+    private var slotsInUse: [Bool] = []
+    /// The signal that stopped the last `runAll`, 0 when it finished.
+    private(set) var stoppedBy: Int32 = 0
 
     init(limits: Limits) {
         self.limits = limits
@@ -89,16 +105,31 @@ final class WorkerPool {
     func runAll<Outcome: WorkerOutcome>(count: Int, width: Int, run: (Int) -> Outcome, record: (Int, Outcome) -> Void,
                                         crashed: (Int, String) -> Outcome) -> Bool {
         interruptRequested = 0
+        stoppedBy = 0
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in interruptRequested = 1 }
+        action.__sigaction_handler.sa_handler = { s in interruptRequested = s }
         sigemptyset(&action.sa_mask)
-        var previous = sigaction()
-        sigaction(SIGINT, &action, &previous)
-        defer { sigaction(SIGINT, &previous, nil) }
+        var previous = [sigaction(), sigaction()]
+        sigaction(SIGINT, &action, &previous[0])
+        sigaction(SIGTERM, &action, &previous[1])
+        defer {
+            sigaction(SIGINT, &previous[0], nil)
+            sigaction(SIGTERM, &previous[1], nil)
+        }
+        let slots = max(1, width)
+        if limits.wall != .none, let page = mmap(nil, slots * 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), page != MAP_FAILED {
+            deadlines = page.bindMemory(to: Int64.self, capacity: slots)
+            deadlines!.initialize(repeating: 0, count: slots)
+        }
+        slotsInUse = [Bool](repeating: false, count: slots)
+        defer {
+            if let d = deadlines { munmap(d, slots * 8) }
+            deadlines = nil
+        }
 
         var next = 0, done = 0
         while done < count {
-            if interruptRequested != 0 { return stop() }
+            if interruptRequested != 0 { return stop(record: record) }
             // As many workers as there are jobs running or waiting, up to `width`.
             let busy = workers.filter { $0.job != nil }.count
             while workers.count < min(width, busy + count - next) {
@@ -107,8 +138,11 @@ final class WorkerPool {
             }
             for i in workers.indices where workers[i].job == nil && next < count {
                 var n = Int32(next)
+                let allowance = limits.wall.initial(inputBytes: limits.inputBytesOfJob?(next) ?? 0)
+                deadlines?[workers[i].slot] = allowance.map { Int64($0 * 1000) } ?? 0
                 if write(workers[i].jobs, &n, 4) == 4 {
                     workers[i].job = next
+                    workers[i].started = Console.now()
                     next += 1
                 }
             }
@@ -118,7 +152,7 @@ final class WorkerPool {
                 break
             }
             var fds = workers.map { pollfd(fd: $0.results, events: Int16(POLLIN), revents: 0) }
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+            if poll(&fds, nfds_t(fds.count), pollTimeout()) < 0 {
                 if errno == EINTR { continue }
                 break
             }
@@ -129,10 +163,21 @@ final class WorkerPool {
                     record(job, outcome)
                 } else {
                     let why = reap(workers[i])
-                    workers.remove(at: i)
-                    if interruptRequested != 0 { return stop() }
+                    release(workers.remove(at: i))
+                    if interruptRequested != 0 { return stop(record: record) }
                     record(job, crashed(job, why))
                 }
+                done += 1
+            }
+            // A worker past its job's allowance is killed, whatever it is doing: the
+            // CPU limit misses a deadlock, a library asleep, a read that never ends.
+            let now = Console.now()
+            for i in workers.indices.reversed() {
+                guard let job = workers[i].job, let seconds = allowance(workers[i]), now - workers[i].started >= seconds else { continue }
+                kill(workers[i].pid, SIGKILL)
+                _ = reap(workers[i])
+                release(workers.remove(at: i))
+                record(job, crashed(job, limits.wall.reason(seconds: seconds)))
                 done += 1
             }
         }
@@ -147,18 +192,58 @@ final class WorkerPool {
         return true
     }
 
-    /// Kills the workers after SIGINT.
-    private func stop() -> Bool {
-        for w in workers {
-            kill(w.pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(w.pid, &status, 0)
-            close(w.jobs)
-            close(w.results)
-            close(w.log)
+    /// Stops the workers after SIGINT or SIGTERM. Each is asked to stop as the pool was:
+    /// one writing its outputs finishes its job and hands over its outcome, which is
+    /// recorded (so the report names every file written); one that has not finished in
+    /// 10 s is killed.
+    private func stop<Outcome: WorkerOutcome>(record: (Int, Outcome) -> Void) -> Bool {
+        stoppedBy = interruptRequested
+        for w in workers { kill(w.pid, SIGTERM) }
+        let give = Console.now() + 10
+        while !workers.isEmpty {
+            var fds = workers.map { pollfd(fd: $0.results, events: Int16(POLLIN), revents: 0) }
+            let wait = Int32(max(0, min(1000, (give - Console.now()) * 1000)))
+            if poll(&fds, nfds_t(fds.count), wait) < 0 && errno != EINTR { break }
+            for (i, fd) in fds.enumerated().reversed() where fd.revents != 0 {
+                if let job = workers[i].job, let outcome: Outcome = receive(from: workers[i].results) {
+                    workers[i].job = nil
+                    record(job, outcome)
+                    continue
+                }
+                _ = reap(workers[i])
+                release(workers.remove(at: i))
+            }
+            if Console.now() >= give {
+                for w in workers {
+                    kill(w.pid, SIGKILL)
+                    _ = reap(w)
+                }
+                workers = []
+            }
         }
-        workers = []
         return false
+    }
+
+    /// Job allowance of `w` in seconds, nil for none.
+    private func allowance(_ w: Worker) -> Double? {
+        guard let d = deadlines, d[w.slot] > 0 else { return nil }
+        return Double(d[w.slot]) / 1000
+    }
+
+    /// Milliseconds until the first running job's allowance ends; -1 for no bound.
+    private func pollTimeout() -> Int32 {
+        let now = Console.now()
+        var soonest: Double? = nil
+        for w in workers where w.job != nil {
+            guard let seconds = allowance(w) else { continue }
+            soonest = min(soonest ?? .infinity, w.started + seconds - now)
+        }
+        guard let soonest else { return -1 }
+        return Int32(max(0, min(soonest * 1000 + 1, 3_600_000)))
+    }
+
+    private func release(_ w: Worker) {
+        if w.slot < slotsInUse.count { slotsInUse[w.slot] = false }
     }
 
     /// Why a worker ended, with what it printed, once it has been waited for.
@@ -182,7 +267,8 @@ final class WorkerPool {
 
     static func signalName(_ s: Int32) -> String {
         let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGILL: "SIGILL",
-                                      SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM"]
+                                      SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM",
+                                      SIGINT: "SIGINT", SIGKILL: "SIGKILL", SIGALRM: "SIGALRM"]
         return names[s] ?? "signal \(s)"
     }
 
@@ -204,12 +290,21 @@ final class WorkerPool {
         guard let file = tmpfile() else { [jobs[0], jobs[1], results[0], results[1]].forEach { _ = close($0) }; return nil }
         let log = dup(fileno(file))
         fclose(file)
+        let slot = slotsInUse.firstIndex(of: false) ?? 0
+        if slot < slotsInUse.count { slotsInUse[slot] = true }
+        let parent = getpid()
         let pid = fork()
         if pid < 0 {
             [jobs[0], jobs[1], results[0], results[1], log].forEach { _ = close($0) }
+            if slot < slotsInUse.count { slotsInUse[slot] = false }
             return nil
         }
         if pid == 0 {
+            // A worker dies with the batch: a killed parent leaves none writing on.
+            _ = imgscale_die_with_parent()
+            if getppid() != parent { _exit(0) }
+            Interruption.installInWorker(parent: parent)
+            if let d = deadlines { JobDeadline.useSlot(d + slot) }
             // The other workers' pipes must close when the parent closes them.
             for w in workers { close(w.jobs); close(w.results); close(w.log) }
             close(jobs[1])
@@ -218,14 +313,14 @@ final class WorkerPool {
         }
         close(jobs[0])
         close(results[1])
-        return Worker(pid: pid, jobs: jobs[1], results: results[0], log: log)
+        return Worker(pid: pid, jobs: jobs[1], results: results[0], log: log, slot: slot)
     }
 
     /// The worker's loop: a job number in, its outcome out, until the parent closes.
     private func serve<Outcome: WorkerOutcome>(_ run: (Int) -> Outcome, jobs: Int32, results: Int32, log: Int32) -> Never {
         // A fault ends the worker at once: the Swift runtime's backtracer would print a
         // page of frames and, for a raised signal, carry on with the job.
-        for s in [SIGINT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
+        for s in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS] { signal(s, SIG_DFL) }
         dup2(log, 2)
         WorkerPool.applyMemoryLimit(limits)
         while true {
@@ -241,6 +336,7 @@ final class WorkerPool {
             var length = UInt32(bytes.count)
             guard WorkerPool.writeFully(results, &length, 4),
                   bytes.withUnsafeBytes({ WorkerPool.writeFully(results, $0.baseAddress!, bytes.count) }) else { _exit(1) }
+            Interruption.jobHandedOn()
         }
     }
 

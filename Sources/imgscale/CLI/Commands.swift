@@ -47,6 +47,8 @@ enum Commands {
         densityOption,
         pageOption,
         OptionSpec("max-cpu", value: "SECONDS", .int(0...Int(Int32.max)), "CPU time one input may take for each output it makes, before it fails (default 120; 0 = no limit)"),
+        OptionSpec("timeout", value: "SECONDS", .number,
+                   "wall-clock time one input may take before its worker is killed and it fails (default: 10 s for an input up to 8 MB, scaled with its size, pixels and outputs; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
         OptionSpec("threads", value: "N", .int(1...1024), "threads each file may use: decoding ahead, JPEG regions in halves, the AVIF and HEIC encoders (default: the cores -j leaves, at least 1); the bytes are the same at any count"),
@@ -497,6 +499,10 @@ enum Commands {
         let reporter = BatchReporter(total: outputs.count, progress: progress, quiet: args.has("quiet"), verbose: args.has("verbose"), report: reportFD,
                                      reportPath: args.value("report"))
         let cpu = args.int("max-cpu") ?? 120
+        if let t = args.number("timeout"), !(t >= 0 && t <= 10_000_000) {
+            throw UsageError(message: "--timeout must be seconds from 0 (no limit) to 10000000, not '\(args.value("timeout") ?? "")'")
+        }
+        let wall: WallClockLimit = args.number("timeout").map { $0 > 0 ? .fixed($0) : .none } ?? .scaled
         // IMGSCALE_IN_PROCESS=1 runs inputs on threads of this process, unprotected: for
         // measuring what the worker processes cost.
         let isolated = getenv("IMGSCALE_IN_PROCESS").map { String(cString: $0) != "1" } ?? true
@@ -507,8 +513,8 @@ enum Commands {
             manifest = loaded
         }
         let status = BatchRunner(jobs: jobs, settings: settings, workers: workers, ifNewer: args.has("if-newer"), manifest: manifest,
-                                 reporter: reporter, cpuSeconds: cpu > 0 ? cpu : nil, isolated: isolated).run()
-        if let manifest, status != 130 {
+                                 reporter: reporter, cpuSeconds: cpu > 0 ? cpu : nil, wall: wall, isolated: isolated).run()
+        if let manifest, status < 128 {
             for warning in BuildManifest.write(reporter.made, over: manifest) { Console.err("imgscale: warning: \(warning)") }
         }
         return status

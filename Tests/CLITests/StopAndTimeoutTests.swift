@@ -1,0 +1,82 @@
+import XCTest
+import Foundation
+
+/// A batch stopped from outside (SIGTERM from `timeout` or CI, SIGKILL) or by its own
+/// wall-clock limit: no worker runs on, and every file written is one the report names.
+/// The stalled input is a FIFO whose writer sends a PNG's first bytes and then sleeps:
+/// a decoder waiting forever, which no CPU limit notices.
+final class StopAndTimeoutTests: XCTestCase {
+    /// Six small PNGs and one stalled FIFO in `dir/in`; the script's prelude.
+    private func batch(_ dir: String) -> String {
+        """
+        set -u
+        mkdir -p in out
+        for i in 1 2 3 4 5 6; do cp '\(CLI.testImages)/alpha-disc-100x100.png' in/p$i.png; done
+        mkfifo in/stalled.png
+        { head -c 100 '\(CLI.testImages)/alpha-disc-100x100.png'; exec sleep 60; } > in/stalled.png 2>/dev/null &
+        writer=$!
+        # Every file written must be one the report names as made.
+        unreported() { for f in out/*; do [ -e "$f" ] || continue; grep -q "\\"$f\\",\\"status\\":\\"ok\\"" report.jsonl || echo "UNREPORTED $f"; done; }
+        workers() { pgrep -f "$PWD/in/p1.png" | grep -vx "$main" || true; }
+
+        """
+    }
+
+    func testSIGTERMStopsTheBatchWithOneLineAndTheReportNamesEveryFile() throws {
+        let dir = CLI.tempDir()
+        let r = CLI.sh(batch(dir) + """
+            "$IMGSCALE" fill "$PWD"/in/*.png --size 8x8 --out-dir out --report report.jsonl -j2 2> err & main=$!
+            for i in $(seq 200); do [ "$(grep -c '"ok"' report.jsonl 2>/dev/null)" = 6 ] && break; sleep 0.05; done
+            kill -TERM $main; wait $main; echo "exit $?"
+            sleep 0.3; echo "left: $(workers | wc -l)"; unreported
+            echo "files: $(ls out | wc -l)"; kill $writer 2>/dev/null; cat err >&2
+            """, cwd: dir)
+        XCTAssertTrue(r.stdout.contains("exit 143"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("left: 0"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("files: 6"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("UNREPORTED"), r.stdout)
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.contains("interrupted") }.count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("interrupted (SIGTERM) after 6 of 7 inputs"), r.stderr)
+    }
+
+    func testAKilledParentTakesItsWorkersWithIt() throws {
+        let dir = CLI.tempDir()
+        let r = CLI.sh(batch(dir) + """
+            "$IMGSCALE" fill "$PWD"/in/*.png --size 8x8 --out-dir out --report report.jsonl -j2 2> err & main=$!
+            for i in $(seq 200); do [ "$(grep -c '"ok"' report.jsonl 2>/dev/null)" = 6 ] && break; sleep 0.05; done
+            echo "before: $(workers | wc -l)"
+            kill -KILL $main; wait $main 2>/dev/null
+            sleep 0.5; echo "left: $(workers | wc -l)"; unreported; kill $writer 2>/dev/null
+            """, cwd: dir)
+        // The stalled input's worker was waiting on the FIFO; it dies with its parent.
+        XCTAssertTrue(r.stdout.contains("before: 1") || r.stdout.contains("before: 2"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("left: 0"), r.stdout + r.stderr)
+        XCTAssertFalse(r.stdout.contains("UNREPORTED"), r.stdout)
+    }
+
+    func testAStalledInputFailsAtItsWallClockLimitAndTheRestAreWritten() throws {
+        let dir = CLI.tempDir()
+        let r = CLI.sh(batch(dir) + """
+            main=0
+            start=$(date +%s%N)
+            "$IMGSCALE" fill "$PWD"/in/*.png --size 8x8 --out-dir out --report report.jsonl -j2 --timeout 1.5; echo "exit $?"
+            echo "ms $(( ($(date +%s%N) - start) / 1000000 ))"; echo "files: $(ls out | wc -l)"; kill $writer
+            # One input alone runs in this process: its own timer stops it.
+            mkfifo one.png
+            { head -c 100 '\(CLI.testImages)/alpha-disc-100x100.png'; exec sleep 60; } > one.png 2>/dev/null & writer=$!
+            "$IMGSCALE" fill one.png --size 8x8 -o out/one.png --timeout 1; echo "single $?"; kill $writer
+            """, cwd: dir)
+        XCTAssertTrue(r.stdout.contains("exit 1\n"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("files: 6"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("single 1"), r.stdout)
+        let ms = r.stdout.split(separator: "\n").first { $0.hasPrefix("ms ") }.flatMap { Int($0.dropFirst(3)) } ?? .max
+        XCTAssertLessThan(ms, 10_000, r.stdout)
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("wall-clock") }
+        XCTAssertEqual(lines.count, 2, r.stderr)
+        XCTAssertTrue(lines.allSatisfy { $0.contains("(raise it with --timeout); stopped, nothing written") }, r.stderr)
+        XCTAssertTrue(lines[0].contains("in/stalled.png: took more than 1.5 s"), r.stderr)
+        XCTAssertTrue(lines[1].contains("one.png: took more than 1.0 s"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out/one.png"))
+        XCTAssertEqual(CLI.run(["fill", "x.png", "--size", "8x8", "-o", "y.png", "--timeout", "-1"]).status, 2)
+    }
+}
