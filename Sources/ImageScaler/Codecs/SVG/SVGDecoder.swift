@@ -36,7 +36,7 @@ struct SVGDecoder: RowDecoder {
         let elements = SVGDecoder.elementCount(data)
         // The tree is built as it is parsed, so its memory is checked first.
         try MemoryBudget.check(data.count + elements * SVGDecoder.bytesPerElement, budget: options.maxMemory)
-        let document = try SVGDocument(data, density: options.density)
+        let document = try SVGDocument(try SVGCost.check(data), density: options.density)
         let size = Size(width: Int(min(ceil(document.width), 1e9)), height: Int(min(ceil(document.height), 1e9)))
         self.init(document, size: size, elements: elements)
     }
