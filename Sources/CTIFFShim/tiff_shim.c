@@ -241,6 +241,31 @@ uint32_t ctiff_chunks(ctiff_reader *r) {
     return TIFFIsTiled(r->tiff) ? TIFFNumberOfTiles(r->tiff) : TIFFNumberOfStrips(r->tiff);
 }
 
+static int compare_offsets(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int ctiff_shared_chunks(ctiff_reader *r) {
+    int tiled = TIFFIsTiled(r->tiff);
+    uint32_t n = ctiff_chunks(r);
+    uint64_t *offsets = NULL, *counts = NULL;
+    if (n < 2 || !TIFFGetField(r->tiff, tiled ? TIFFTAG_TILEOFFSETS : TIFFTAG_STRIPOFFSETS, &offsets) ||
+        !TIFFGetField(r->tiff, tiled ? TIFFTAG_TILEBYTECOUNTS : TIFFTAG_STRIPBYTECOUNTS, &counts) || !offsets || !counts)
+        return 0;
+    uint64_t *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted) return 0;
+    uint32_t kept = 0;
+    /* Empty chunks (a sparse file's) hold no data to share. */
+    for (uint32_t i = 0; i < n; i++)
+        if (counts[i] > 0) sorted[kept++] = offsets[i];
+    qsort(sorted, kept, sizeof *sorted, compare_offsets);
+    int shared = 0;
+    for (uint32_t i = 1; i < kept && !shared; i++) shared = sorted[i] == sorted[i - 1];
+    free(sorted);
+    return shared;
+}
+
 size_t ctiff_chunk_size(ctiff_reader *r) {
     tmsize_t n = TIFFIsTiled(r->tiff) ? TIFFTileSize(r->tiff) : TIFFStripSize(r->tiff);
     return n > 0 ? (size_t)n : 0;

@@ -61,6 +61,10 @@ int ctiff_subifd(ctiff_reader *reader, uint64_t offset, ctiff_info *info, char *
 uint32_t ctiff_chunks(ctiff_reader *reader);
 size_t ctiff_chunk_size(ctiff_reader *reader);
 
+/* 1 when two strips or tiles holding data start at one offset: a chunk decoded many
+   times over, as in a 172 KB file that inflates one deflate stream into 550 GB. */
+int ctiff_shared_chunks(ctiff_reader *reader);
+
 /* Decompresses strip or tile `index` into out (out_size bytes); returns the bytes
    decoded, or -1. */
 long ctiff_read_chunk(ctiff_reader *reader, uint32_t index, uint8_t *out, size_t out_size, char *err, size_t err_size);

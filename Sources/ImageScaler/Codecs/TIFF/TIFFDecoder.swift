@@ -33,6 +33,18 @@ struct TIFFDecoder: RowDecoder {
             if let p = raw.xmp, raw.xmp_length > 0 { xmp = Array(UnsafeBufferPointer(start: p, count: Int(raw.xmp_length))) }
             exif = TIFFExif.block(data, ifd: raw.ifd_offset)
             let base = try TIFFLayout(raw, palette: { reader.palette(entries: $0) })
+            // What decoding costs is the samples inflated, not the pixels kept: a page of
+            // 2,048 samples a pixel, or strips all pointing at one deflate stream, inflates
+            // hundreds of gigabytes from a small file to keep a fraction.
+            let decoded = Double(base.size.width) * Double(base.size.height) * Double(base.samples) * Double(base.bits) / 8
+            let pixels = Double(base.size.width) * Double(base.size.height)
+            // Too many pixels is said as such, by the pixel limit's own check.
+            if options.maxPixels > 0, pixels <= Double(options.maxPixels), decoded > Double(options.maxPixels) * 16 {
+                throw DecodeError.invalid(.tiff, "it would inflate \(MemoryBudget.describe(Int(min(decoded, 1e18)))) of samples (\(base.size), \(base.samples) of \(base.bits) bits a pixel), over 16 bytes for each pixel the limit allows (raise it with --max-pixels)")
+            }
+            if reader.sharesChunks {
+                throw DecodeError.invalid(.tiff, "two of its \(base.tile == nil ? "strips" : "tiles") start at one offset, so one compressed stream would be inflated again for each; refusing it")
+            }
             found = base
             chunkBytes = reader.chunkSize
             // Private tags (GDAL's, scanners') are everywhere and change nothing imgscale reads.

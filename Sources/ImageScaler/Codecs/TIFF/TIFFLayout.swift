@@ -75,6 +75,9 @@ struct TIFFLayout: Equatable, Sendable {
             throw refuse("photometric interpretation \(raw.photometric)\(raw.photometric == 6 ? " (YCbCr)" : ""); imgscale reads gray, RGB, palette, CMYK and JPEG-compressed YCbCr in one plane")
         }
         guard samples >= colour else { throw refuse("\(samples) samples a pixel, too few for its colour model") }
+        // Extra samples past alpha are read and dropped: more than 16 of them are no
+        // image anyone made, only work.
+        guard samples <= colour + 16 else { throw refuse("\(samples) samples a pixel, over the \(colour) of its colour model and 16 extra") }
         switch (raw.extra_alpha, samples > colour) {
         case (1, true): alpha = .premultiplied
         case (2, true): alpha = .straight

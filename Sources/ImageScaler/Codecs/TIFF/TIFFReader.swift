@@ -41,6 +41,8 @@ final class TIFFReader {
 
     var chunks: Int { Int(ctiff_chunks(handle)) }
     var chunkSize: Int { ctiff_chunk_size(handle) }
+    /// Whether two strips or tiles with data start at one offset.
+    var sharesChunks: Bool { ctiff_shared_chunks(handle) != 0 }
 
     /// Strip or tile `index` decompressed into `out`; the bytes decoded.
     func read(_ index: Int, into out: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
