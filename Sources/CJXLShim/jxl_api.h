@@ -30,6 +30,7 @@
     X(JxlDecoderSetImageOutBuffer) \
     X(JxlDecoderSetParallelRunner) \
     X(JxlDecoderGetFrameHeader) \
+    X(JxlDecoderSetCoalescing) \
     X(JxlEncoderCreate) \
     X(JxlEncoderDestroy) \
     X(JxlEncoderUseContainer) \
@@ -91,6 +92,7 @@ int cjxl_load(char *err, size_t errlen);
 #define JxlDecoderSetImageOutBuffer (cjxl_api.JxlDecoderSetImageOutBuffer)
 #define JxlDecoderSetParallelRunner (cjxl_api.JxlDecoderSetParallelRunner)
 #define JxlDecoderGetFrameHeader (cjxl_api.JxlDecoderGetFrameHeader)
+#define JxlDecoderSetCoalescing (cjxl_api.JxlDecoderSetCoalescing)
 #define JxlThreadParallelRunner (cjxl_api.JxlThreadParallelRunner)
 #define JxlThreadParallelRunnerCreate (cjxl_api.JxlThreadParallelRunnerCreate)
 #define JxlThreadParallelRunnerDestroy (cjxl_api.JxlThreadParallelRunnerDestroy)

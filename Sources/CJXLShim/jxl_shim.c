@@ -73,6 +73,10 @@ int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_inf
     /* Else the size is the turned one and the orientation reads 1. */
     JxlDecoderSetKeepOrientation(dec, JXL_TRUE);
     JxlDecoderSetDecompressBoxes(dec, JXL_TRUE);
+    /* Every coded frame and layer is seen, not only those shown: zero-duration frames
+       are decoded all the same, and a file of thousands is a still's whole cost. */
+    JxlDecoderSetCoalescing(dec, JXL_FALSE);
+    int animated = 0;
     JxlDecoderSetInput(dec, data, size);
     JxlDecoderCloseInput(dec);
     for (;;) {
@@ -89,6 +93,7 @@ int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_inf
             info->color_channels = (int)basic.num_color_channels;
             info->alpha = basic.alpha_bits > 0;
             info->orientation = basic.orientation >= 1 && basic.orientation <= 8 ? (int)basic.orientation : 1;
+            animated = basic.have_animation != 0;
             /* A canvas beyond the budget is refused from this header by the caller; the
                frame headers after it, whose tables grow with the declared size, are not
                read. */
@@ -116,8 +121,15 @@ int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_inf
                 }
             }
         } else if (s == JXL_DEC_FRAME) {
+            JxlFrameHeader header;
+            memset(&header, 0, sizeof header);
+            if (JxlDecoderGetFrameHeader(dec, &header) != JXL_DEC_SUCCESS) header.is_last = JXL_TRUE;
+            /* Shown: a still's last frame, or an animation's frame that lasts. */
+            if (animated ? header.duration != 0 || header.is_last : header.is_last) info->frames++;
+            info->coded_area += (uint64_t)header.layer_info.xsize * header.layer_info.ysize;
             /* Past the count's cap the rest is not looked at. */
-            if (++info->frames >= 65536) {
+            if (++info->coded_frames >= 65536) {
+                if (!info->frames) info->frames = 1;
                 status = 0;
                 break;
             }

@@ -236,12 +236,16 @@ final class AnimationTests: XCTestCase {
             # 900 one-pixel frames on a 4000x4000 screen: 14.4 gigapixels to composite.
             wide = b'GIF89a' + struct.pack('<HHBBB', 4000, 4000, 0x80, 0, 0) + b'\\0\\0\\0\\xff\\xff\\xff'
             open('wide.gif', 'wb').write(wide + frame * 900 + b'\\x3b')
+            # 999 frames on a 2000x2000 screen: under 16 times the pixel limit, and 99 s to a GIF.
+            wide = b'GIF89a' + struct.pack('<HHBBB', 2000, 2000, 0x80, 0, 0) + b'\\0\\0\\0\\xff\\xff\\xff'
+            open('wide2000.gif', 'wb').write(wide + frame * 999 + b'\\x3b')
             """, in: dir)
         let cases: [([String], String)] = [
             (["many.gif"], "10000 frames, over the limit of 1000 (raise it with --max-frames)"),
             (["many.gif", "--max-frames", "20"], "10000 frames, over the limit of 20"),
             (["huge.gif"], "over the limit of 268402689"),
-            (["wide.gif"], "900 frames of 4000x4000 are 14400000000 pixels in all, over 16 times the limit of 268402689 (raise it with --max-pixels)"),
+            (["wide.gif"], "900 frames of 4000x4000 are 14400000000 pixels in all, over 4 times the limit of 268402689 (raise it with --max-pixels)"),
+            (["wide2000.gif"], "999 frames of 2000x2000 are 3996000000 pixels in all, over 4 times the limit of 268402689 (raise it with --max-pixels)"),
         ]
         for (args, message) in cases {
             let t0 = Date()

@@ -186,6 +186,30 @@ final class JXLTests: XCTestCase {
 
     /// Damage is refused with one line (beside what libjxl printed) and nothing written: a file cut short, garbage
     /// after the signature, a container with no codestream.
+    func testEveryCodedFrameCountsAgainstTheFrameLimitsEvenForAStill() throws {
+        try tools()
+        let dir = CLI.tempDir()
+        // 1,500 frames of no duration: one frame shown, all 1,500 decoded (11.8 s for a
+        // still thumbnail of such a file before; counted as 1 frame, so no limit held).
+        try python("""
+            import subprocess
+            from PIL import Image
+            frames = [Image.new('RGB', (64, 64), (i % 256, 0, 0)) for i in range(1500)]
+            frames[0].save('layers.png', save_all=True, append_images=frames[1:], duration=0, loop=0)
+            subprocess.run(['cjxl', 'layers.png', 'layers.jxl', '-e', '1'], check=True, capture_output=True)
+            """, in: dir)
+        let message = "invalid JPEG XL: 1500 coded frames and layers (1 shown), over the limit of 1000 (raise it with --max-frames)"
+        for animated in [[], ["--animated"]] {
+            let r = CLI.run(["fill", "--size", "16x16", dir + "/layers.jxl", "-o", dir + "/out.webp"] + animated)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr, "imgscale: \(dir)/layers.jxl: \(message)\n")
+        }
+        XCTAssertEqual(CLI.run(["fill", "--size", "16x16", dir + "/layers.jxl", "-o", dir + "/out.webp", "--max-frames", "2000"]).status, 0)
+        let area = CLI.run(["fill", "--size", "16x16", dir + "/layers.jxl", "-o", dir + "/out.webp", "--max-frames", "2000", "--max-pixels", "5000"])
+        XCTAssertEqual(area.status, 1, area.stderr)
+        XCTAssertTrue(area.stderr.contains("its 1500 coded frames and layers hold 6144000 pixels, over 4 times the limit of 5000 (raise it with --max-pixels)"), area.stderr)
+    }
+
     func testRefusesDamage() throws {
         try tools()
         let dir = CLI.tempDir()

@@ -22,6 +22,8 @@ typedef struct {
     int alpha;            /* an alpha channel */
     int orientation;      /* 1-8, from the codestream */
     int frames;           /* displayed frames, counted to 65536 */
+    int coded_frames;     /* every frame and layer coded, zero-duration ones too, to 65536 */
+    uint64_t coded_area;  /* their pixels, each at its own size */
     int jpeg;             /* holds a JPEG's reconstruction data */
     uint8_t *icc;         /* malloc'd (cjxl_free_info): the profile of the decoded pixels */
     size_t icc_length;

@@ -1,6 +1,9 @@
 /// Why an input could not become a `PixelBuffer`. Each message reads well after
 /// "imgscale: <path>: " and quotes the codec library's own words where there are some.
 public enum DecodeError: Error, Equatable, CustomStringConvertible {
+    /// The frames of an animation together may hold this many times the pixel limit.
+    public static let framePixelsFactor = 4
+
     case empty
     case unknownFormat
     /// The format's decoder refused the data, in its own (or its library's) words.
@@ -43,7 +46,7 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible {
         case .tooManyFrames(let frames, let limit):
             return "\(frames) frames, over the limit of \(limit)"
         case .tooManyFramePixels(let frames, let size, let limit):
-            return "\(frames) frames of \(size) are \(frames * size.width * size.height) pixels in all, over 16 times the limit of \(limit)"
+            return "\(frames) frames of \(size) are \(frames * size.width * size.height) pixels in all, over \(DecodeError.framePixelsFactor) times the limit of \(limit)"
         case .badDimensions(let size): return "unsupported image dimensions \(size)"
         case .warning(let text): return text
         case .inconsistentHalves: return "the two halves of a split decode disagree"

@@ -41,7 +41,7 @@ enum Commands {
                    "rendering intent of --export-profile: perceptual (default), relative, saturation or absolute"),
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("animated", "keep every frame of an animated GIF, WebP or JPEG XL: each composited, made as the first would be, written as an animated WebP or GIF (as the output's format says) with its delays and loop count (default: the first frame alone)"),
-        OptionSpec("max-frames", value: "N", .int(1...1_000_000), "refuse animations of more than N frames with --animated (default 1000)"),
+        OptionSpec("max-frames", value: "N", .int(1...1_000_000), "refuse animations of more than N frames with --animated, and any file of more than N coded frames or layers, shown or not (default 1000)"),
         OptionSpec("max-pixels", value: "N", .int(0...Int.max), "refuse inputs over N pixels (default 268402689; 0 = no limit)"),
         OptionSpec("max-memory", value: "SIZE", .bytes, "memory one image may use, like 512M or 2G (default 512M; 0 = no limit)"),
         densityOption,

@@ -20,6 +20,15 @@ struct JXLDecoder: RowDecoder {
         }
         defer { cjxl_free_info(&raw) }
         guard status == 0 else { throw DecodeError.invalid(.jxl, message.text) }
+        // Every coded frame and layer is decoded, shown or not, even for a still: they
+        // count against the frame limit and the frames' pixel limit as shown frames do.
+        let coded = Int(raw.coded_frames)
+        if coded > options.maxFrames {
+            throw DecodeError.invalid(.jxl, "\(coded) coded frames and layers (\(raw.frames) shown), over the limit of \(options.maxFrames) (raise it with --max-frames)")
+        }
+        if options.maxPixels > 0, raw.coded_area > UInt64(options.maxPixels * DecodeError.framePixelsFactor) {
+            throw DecodeError.invalid(.jxl, "its \(coded) coded frames and layers hold \(raw.coded_area) pixels, over \(DecodeError.framePixelsFactor) times the limit of \(options.maxPixels) (raise it with --max-pixels)")
+        }
         func bytes(_ p: UnsafeMutablePointer<UInt8>?, _ n: Int) -> [UInt8]? { p.map { Array(UnsafeBufferPointer(start: $0, count: n)) } }
         let size = Size(width: Int(raw.width), height: Int(raw.height))
         let alpha = raw.alpha != 0, gray = raw.color_channels == 1
