@@ -31,6 +31,7 @@
     X(JxlDecoderSetParallelRunner) \
     X(JxlDecoderGetFrameHeader) \
     X(JxlDecoderSetCoalescing) \
+    X(JxlDecoderFlushImage) \
     X(JxlEncoderCreate) \
     X(JxlEncoderDestroy) \
     X(JxlEncoderUseContainer) \
@@ -93,6 +94,7 @@ int cjxl_load(char *err, size_t errlen);
 #define JxlDecoderSetParallelRunner (cjxl_api.JxlDecoderSetParallelRunner)
 #define JxlDecoderGetFrameHeader (cjxl_api.JxlDecoderGetFrameHeader)
 #define JxlDecoderSetCoalescing (cjxl_api.JxlDecoderSetCoalescing)
+#define JxlDecoderFlushImage (cjxl_api.JxlDecoderFlushImage)
 #define JxlThreadParallelRunner (cjxl_api.JxlThreadParallelRunner)
 #define JxlThreadParallelRunnerCreate (cjxl_api.JxlThreadParallelRunnerCreate)
 #define JxlThreadParallelRunnerDestroy (cjxl_api.JxlThreadParallelRunnerDestroy)

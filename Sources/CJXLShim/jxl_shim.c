@@ -178,7 +178,7 @@ void cjxl_free_info(cjxl_info *info) {
 }
 
 int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t width, uint32_t height, int channels,
-                int sample_bytes, int threads, uint8_t *out, size_t stride, char *err, size_t err_size) {
+                int sample_bytes, int threads, int partial, uint8_t *out, size_t stride, char *err, size_t err_size) {
     if (cjxl_load(err, err_size)) return -1;
     (void)max_memory;
     JxlDecoder *dec = JxlDecoderCreate(NULL);
@@ -198,8 +198,10 @@ int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t wi
     JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE);
     /* The pipeline turns the image upright, as it does every format's. */
     JxlDecoderSetKeepOrientation(dec, JXL_TRUE);
+    /* The input is left open: a file that ends early then asks for more input (said as
+       truncated) instead of failing as invalid, and what it holds can be flushed. */
     JxlDecoderSetInput(dec, data, size);
-    JxlDecoderCloseInput(dec);
+    int have_buffer = 0;
     for (;;) {
         JxlDecoderStatus s = JxlDecoderProcessInput(dec);
         if (s == JXL_DEC_BASIC_INFO) {
@@ -216,12 +218,14 @@ int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t wi
                 say(err, err_size, "the image does not fit the rows given");
                 break;
             }
+            have_buffer = 1;
         } else if (s == JXL_DEC_FULL_IMAGE || s == JXL_DEC_SUCCESS) {
             status = 0;
             break;
         } else if (s == JXL_DEC_NEED_MORE_INPUT) {
-            say(err, err_size, "the file ends before its image does");
-            status = -2;
+            say(err, err_size, "the file ends before its image does (truncated JPEG XL)");
+            /* What has arrived, drawn as libjxl draws a progressive preview. */
+            status = partial && have_buffer && JxlDecoderFlushImage(dec) == JXL_DEC_SUCCESS ? 1 : -2;
             break;
         } else {
             say(err, err_size, "the image data is invalid");

@@ -210,6 +210,31 @@ final class JXLTests: XCTestCase {
         XCTAssertTrue(area.stderr.contains("its 1500 coded frames and layers hold 6144000 pixels, over 4 times the limit of 5000 (raise it with --max-pixels)"), area.stderr)
     }
 
+    func testATruncatedFileIsCalledTruncatedAndNoneDrawsWhatItHolds() throws {
+        try tools()
+        let dir = CLI.tempDir()
+        try python("""
+            import subprocess
+            subprocess.run(['cjxl', '\(CLI.testImages)/scene-640x427.jpg', 'prog.jxl', '-p', '-j', '0'], check=True, capture_output=True)
+            subprocess.run(['cjxl', '\(CLI.testImages)/scene-640x427.jpg', 'flat.jxl', '-j', '0'], check=True, capture_output=True)
+            for name in ('prog', 'flat'):
+                d = open(name + '.jxl', 'rb').read()
+                open(name + '-cut.jxl', 'wb').write(d[:len(d) * 2 // 3])
+            """, in: dir)
+        // One line, called truncated; the level that reads it named only where it does.
+        let flat = CLI.run(["fill", "--size", "64x64", dir + "/flat-cut.jxl", "-o", dir + "/f.png"])
+        XCTAssertTrue(flat.stderr.hasPrefix("imgscale: \(dir)/flat-cut.jxl: invalid JPEG XL: the file ends before its image does (truncated JPEG XL)"), flat.stderr)
+        XCTAssertEqual(flat.stderr.split(separator: "\n").count, 1, flat.stderr)
+        let prog = CLI.run(["fill", "--size", "64x64", dir + "/prog-cut.jxl", "-o", dir + "/p.png"])
+        XCTAssertEqual(prog.stderr, "imgscale: \(dir)/prog-cut.jxl: invalid JPEG XL: the file ends before its image does (truncated JPEG XL) (--fail-on none decodes what is there)\n")
+        let drawn = CLI.run(["fill", "--size", "64x64", dir + "/prog-cut.jxl", "-o", dir + "/p.png", "--fail-on", "none"])
+        XCTAssertEqual(drawn.status, 0, drawn.stderr)
+        XCTAssertTrue(drawn.stderr.contains("warning: damaged JPEG XL decoded anyway (fail-on none)"), drawn.stderr)
+        // Two thirds of a progressive file is close to the whole: a preview, not noise.
+        XCTAssertEqual(CLI.run(["fill", "--size", "64x64", dir + "/prog.jxl", "-o", dir + "/whole.png"]).status, 0)
+        XCTAssertEqual(CLI.run(["compare", dir + "/whole.png", dir + "/p.png", "--min-psnr", "35"]).status, 0)
+    }
+
     func testRefusesDamage() throws {
         try tools()
         let dir = CLI.tempDir()

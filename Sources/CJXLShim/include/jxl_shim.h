@@ -40,9 +40,11 @@ void cjxl_free_info(cjxl_info *info);
    alpha or not) samples a pixel of `sample_bytes` (1, or 2 for 16 bits in native order),
    rows `stride` bytes apart, in stored orientation;
    out holds `height` rows of the `width` cjxl_read_info gave (refused if it differs). With
-   threads above 1, libjxl decodes on a pool of that many while the caller waits. */
+   threads above 1, libjxl decodes on a pool of that many while the caller waits.
+   Returns 0; -2 for a file that ends early, or with `partial` 1 after drawing what it
+   holds; -1 otherwise. */
 int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t width, uint32_t height, int channels,
-                int sample_bytes, int threads, uint8_t *out, size_t stride, char *err, size_t err_size);
+                int sample_bytes, int threads, int partial, uint8_t *out, size_t stride, char *err, size_t err_size);
 
 typedef struct {
     float distance;       /* Butteraugli distance, when not lossless */

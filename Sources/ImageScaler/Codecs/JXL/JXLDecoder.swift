@@ -70,19 +70,24 @@ struct JXLDecoder: RowDecoder {
         return (WideImage(width: width, height: height, channels: channels, samples: samples), info)
     }
 
-    /// The first frame into `out`, rows of `sampleBytes` samples back to back.
-    private func render(into out: UnsafeMutableRawBufferPointer, sampleBytes: Int, threads: Int, options: DecodeOptions) throws {
+    /// The first frame into `out`, rows of `sampleBytes` samples back to back; the
+    /// warning when a truncated file was drawn as far as it goes (`--fail-on truncated`).
+    @discardableResult
+    private func render(into out: UnsafeMutableRawBufferPointer, sampleBytes: Int, threads: Int, options: DecodeOptions) throws -> String? {
         let (width, height, channels) = (info.size.width, info.size.height, info.channels)
         var message = ShimMessage()
+        let partial: Int32 = options.failOn.tolerates(.truncated) ? 1 : 0
         let status = data.withUnsafeBufferPointer { d in
             message.with {
                 cjxl_decode(d.baseAddress, d.count, options.maxMemory, UInt32(width), UInt32(height), Int32(channels), Int32(sampleBytes),
-                            Int32(threads), out.baseAddress?.assumingMemoryBound(to: UInt8.self), width * channels * sampleBytes, $0, $1)
+                            Int32(threads), partial, out.baseAddress?.assumingMemoryBound(to: UInt8.self), width * channels * sampleBytes, $0, $1)
             }
         }
+        if status == 1 { return "damaged JPEG XL decoded anyway (fail-on \(options.failOn.rawValue)): \(message.text); what it holds drawn as libjxl previews it" }
         if status != 0 {
             throw status == -2 ? DecodeError.refusing(.invalid(.jxl, message.text), damage: .truncated) : DecodeError.invalid(.jxl, message.text)
         }
+        return nil
     }
 
     private func decode(threads: Int, options: DecodeOptions,
@@ -91,7 +96,10 @@ struct JXLDecoder: RowDecoder {
         let (width, height, channels) = (info.size.width, info.size.height, info.channels)
         let rowBytes = width * channels
         var pixels = PixelBuffer.samples(count: rowBytes * height)
-        try pixels.withUnsafeMutableBytes { try render(into: $0, sampleBytes: 1, threads: threads, options: options) }
+        var info = self.info
+        if let warning = try pixels.withUnsafeMutableBytes({ try render(into: $0, sampleBytes: 1, threads: threads, options: options) }) {
+            info.warnings.append(warning)
+        }
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
         try pixels.withUnsafeBufferPointer { p in
             for y in stride(from: 0, to: height, by: 16) {
