@@ -98,6 +98,7 @@ public enum ImageOperation: Sendable {
         }
         // A drawn picture's outputs are drawn one after another, each within the budget.
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
+        if let info = parts.first?.info { settings.headerRead?(info) }
         for job in parts { try MemoryBudget.check(job.memory, budget: decode.maxMemory) }
         return try parts.flatMap { job in
             // The schedule's rounds run in turn, each decoding again; results in output order.

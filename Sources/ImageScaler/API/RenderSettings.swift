@@ -29,6 +29,9 @@ package struct RenderSettings: Sendable {
     /// With `threads` > 1, whether a JPEG region may be split; tests turn it off to hold
     /// the decode-ahead alone to the same bytes.
     package var splitRegions = true
+    /// Told the input's header once it is read, before any pixel is decoded: what the
+    /// CLI scales an input's wall-clock allowance with. Nil: nobody asks.
+    package var headerRead: (@Sendable (ImageInfo) -> Void)? = nil
 
     package init() {}
 }

@@ -13,6 +13,7 @@ enum AnimationRender {
         let decoder = try ImageFormat.decoder(for: data, options: decode)
         let info = decoder.info
         guard info.frames > 1 else { return nil }
+        settings.headerRead?(info)
         if info.frames > decode.maxFrames { throw DecodeError.tooManyFrames(info.frames, limit: decode.maxFrames) }
         try decode.check(info.size)
         // Every frame is composited and planned at the canvas's size: a small file of many

@@ -133,17 +133,18 @@ final class BatchRunner: Sendable {
         }
         do {
             for i in wanted { try makeParent(of: job.outputs[i].path) }
+            var jobSettings = settings
             if wall == .scaled {
-                // The header tells what the job costs: its allowance rises to match.
-                let bytes = try data ?? ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-                data = bytes
-                if let header = try? ImageFile.info(bytes, options: settings.decode) {
-                    JobDeadline.extend(to: WorkEstimate.seconds(header: header, outputs: wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) },
-                                                                encode: settings.encode, animated: settings.render.animated,
-                                                                floor: WallClockLimit.floorSeconds * max(1, Double(bytes.count) / Double(8 << 20))))
+                // The header tells what the job costs: its allowance rises to match, as
+                // soon as the render has read it (no second read of the header).
+                let outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) }
+                let encode = settings.encode, animated = settings.render.animated
+                let floor = WallClockLimit.floorSeconds * max(1, Double(data?.count ?? BatchRunner.fileSize(job.input)) / Double(8 << 20))
+                jobSettings.render.headerRead = { header in
+                    JobDeadline.extend(to: WorkEstimate.seconds(header: header, outputs: outputs, encode: encode, animated: animated, floor: floor))
                 }
             }
-            let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, settings, data: data)
+            let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, jobSettings, data: data)
             for (i, result) in results {
                 switch result {
                 case .success(let (size, file)):
