@@ -141,7 +141,7 @@ final class BatchRunner: Sendable {
                 let encode = settings.encode, animated = settings.render.animated
                 let floor = WallClockLimit.floorSeconds * max(1, Double(data?.count ?? BatchRunner.fileSize(job.input)) / Double(8 << 20))
                 jobSettings.render.headerRead = { header in
-                    JobDeadline.extend(to: WorkEstimate.seconds(header: header, outputs: outputs, encode: encode, animated: animated, floor: floor))
+                    JobDeadline.extend(to: WallClockLimit.slowdown * WorkEstimate.seconds(header: header, outputs: outputs, encode: encode, animated: animated, floor: floor))
                 }
             }
             let (results, warnings, decodes) = try JobProcessor.run(job, outputs: wanted, jobSettings, data: data)

@@ -9,13 +9,16 @@ enum WallClockLimit: Sendable, Equatable {
     case scaled
 
     static let floorSeconds = 10.0
+    /// A sanitized build runs 5 to 20 times slower: its default allowance grows to match,
+    /// so the test suite's ordinary jobs hold under AddressSanitizer as they do plain.
+    static let slowdown: Double = WorkerPool.sanitized ? 20 : 1
 
     /// The allowance before the header is read; nil for no limit.
     func initial(inputBytes: Int) -> Double? {
         switch self {
         case .none: return nil
         case .fixed(let s): return s
-        case .scaled: return WallClockLimit.floorSeconds * max(1, Double(inputBytes) / Double(8 << 20))
+        case .scaled: return WallClockLimit.floorSeconds * WallClockLimit.slowdown * max(1, Double(inputBytes) / Double(8 << 20))
         }
     }
 

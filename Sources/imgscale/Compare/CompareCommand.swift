@@ -280,8 +280,8 @@ struct CompareCommand {
             let finished = pool.runAll(count: names.count, width: workers, run: outcome, record: { results[$0] = $1 },
                                        crashed: { i, why in crashedPair(names[i], join(expectedDir, names[i]), join(actualDir, names[i]), why) })
             if !finished {
-                Console.err("imgscale: interrupted after \(results.filter { $0 != nil }.count) of \(names.count) pairs")
-                return 130
+                Console.err("imgscale: interrupted (\(WorkerPool.signalName(pool.stoppedBy))) after \(results.filter { $0 != nil }.count) of \(names.count) pairs")
+                return 128 + pool.stoppedBy
             }
         } else {
             let shared = Locked(results)

@@ -38,8 +38,13 @@ struct CompareServer {
             @Sendable func outcome(_ i: Int) -> CompareCommand.Outcome { serve(batch[i], number: first + i) }
             if WorkerPool.available {
                 let pool = WorkerPool(limits: .init(budget: command.decode.maxMemory, images: 2, cpuSeconds: nil))
-                _ = pool.runAll(count: count, width: min(width, count), run: outcome, record: { results[$0] = $1 },
-                                crashed: { i, why in CompareServer.failure(first + i, "the comparison's worker died: \(why)") })
+                let finished = pool.runAll(count: count, width: min(width, count), run: outcome, record: { results[$0] = $1 },
+                                           crashed: { i, why in CompareServer.failure(first + i, "the comparison's worker died: \(why)") })
+                // Stopped (SIGTERM, SIGINT): the answers made are given, then the server ends.
+                if !finished {
+                    Console.write(1, results.compactMap { $0.map { $0.json + "\n" } }.joined())
+                    return 128 + pool.stoppedBy
+                }
             } else {
                 for i in 0..<count { results[i] = outcome(i) }
             }
