@@ -35,6 +35,7 @@
     X(heif_get_version) \
     X(heif_image_add_plane) \
     X(heif_image_create) \
+    X(heif_image_get_bits_per_pixel_range) \
     X(heif_image_get_height) \
     X(heif_image_get_plane) \
     X(heif_image_get_plane_readonly) \
@@ -90,6 +91,7 @@ int cheif_load(char *err, size_t errlen);
 #define heif_get_version (cheif_api.heif_get_version)
 #define heif_image_add_plane (cheif_api.heif_image_add_plane)
 #define heif_image_create (cheif_api.heif_image_create)
+#define heif_image_get_bits_per_pixel_range (cheif_api.heif_image_get_bits_per_pixel_range)
 #define heif_image_get_height (cheif_api.heif_image_get_height)
 #define heif_image_get_plane (cheif_api.heif_image_get_plane)
 #define heif_image_get_plane_readonly (cheif_api.heif_image_get_plane_readonly)

@@ -108,7 +108,9 @@ cheif_reader *cheif_open(const uint8_t *data, size_t size, int max_side, cheif_i
     return r;
 }
 
-int cheif_decode(cheif_reader *r, int channels, int threads, uint8_t *out, size_t stride, char *err, size_t errlen) {
+/* sample_bytes 1: 8-bit samples, libheif reducing deeper sources; 2: the source's own
+   levels, widened to 16 bits. */
+static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, void *out, size_t stride, char *err, size_t errlen) {
     /* libheif's default is 4 tile threads whatever the machine; 1 decodes on this one. */
     heif_context_set_max_decoding_threads(r->ctx, threads > 1 ? threads : 1);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
@@ -116,25 +118,50 @@ int cheif_decode(cheif_reader *r, int channels, int threads, uint8_t *out, size_
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    options->convert_hdr_to_8bit = 1;
+    options->convert_hdr_to_8bit = sample_bytes == 1;
+    enum heif_chroma chroma = sample_bytes == 1 ? (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+                                                : (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE);
     struct heif_image *image = NULL;
-    struct heif_error e = heif_decode_image(r->handle, &image, heif_colorspace_RGB,
-                                            channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options);
+    struct heif_error e = heif_decode_image(r->handle, &image, heif_colorspace_RGB, chroma, options);
     heif_decoding_options_free(options);
     if (failed(e, "cannot decode the image", err, errlen)) return -1;
     int plane_stride = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &plane_stride);
     int w = heif_image_get_width(image, heif_channel_interleaved), h = heif_image_get_height(image, heif_channel_interleaved);
+    int bits = sample_bytes == 1 ? 8 : heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved);
     int status = 0;
     uint32_t want_w = heif_image_handle_get_width(r->handle), want_h = heif_image_handle_get_height(r->handle);
     if (!plane || w < 0 || h < 0 || (uint32_t)w != want_w || (uint32_t)h != want_h) {
         snprintf(err, errlen, "decoded %dx%d, but the header says %ux%u", w, h, want_w, want_h);
         status = -1;
+    } else if (bits < 8 || bits > 16) {
+        snprintf(err, errlen, "decoded %d bits a sample", bits);
+        status = -1;
+    } else if (sample_bytes == 1) {
+        for (int y = 0; y < h; y++) memcpy((uint8_t *)out + (size_t)y * stride, plane + (size_t)y * plane_stride, (size_t)w * channels);
     } else {
-        for (int y = 0; y < h; y++) memcpy(out + (size_t)y * stride, plane + (size_t)y * plane_stride, (size_t)w * channels);
+        uint32_t top = (1u << bits) - 1;
+        size_t n = (size_t)w * channels;
+        for (int y = 0; y < h; y++) {
+            const uint8_t *src = plane + (size_t)y * plane_stride;
+            uint16_t *dst = (uint16_t *)out + (size_t)y * stride;
+            for (size_t i = 0; i < n; i++) {
+                uint32_t v = (uint32_t)src[2 * i] | (uint32_t)src[2 * i + 1] << 8;
+                if (v > top) v = top;
+                dst[i] = (uint16_t)((v * 65535u + top / 2) / top);
+            }
+        }
     }
     heif_image_release(image);
     return status;
+}
+
+int cheif_decode(cheif_reader *r, int channels, int threads, uint8_t *out, size_t stride, char *err, size_t errlen) {
+    return decode(r, channels, threads, 1, out, stride, err, errlen);
+}
+
+int cheif_decode16(cheif_reader *r, int channels, int threads, uint16_t *out, size_t stride, char *err, size_t errlen) {
+    return decode(r, channels, threads, 2, out, stride, err, errlen);
 }
 
 typedef struct {

@@ -15,6 +15,7 @@
     X(JxlDecoderDestroy) \
     X(JxlDecoderSubscribeEvents) \
     X(JxlDecoderSetKeepOrientation) \
+    X(JxlDecoderSetUnpremultiplyAlpha) \
     X(JxlDecoderSetDecompressBoxes) \
     X(JxlDecoderSetInput) \
     X(JxlDecoderCloseInput) \
@@ -78,6 +79,7 @@ int cjxl_load(char *err, size_t errlen);
 #define JxlDecoderDestroy (cjxl_api.JxlDecoderDestroy)
 #define JxlDecoderSubscribeEvents (cjxl_api.JxlDecoderSubscribeEvents)
 #define JxlDecoderSetKeepOrientation (cjxl_api.JxlDecoderSetKeepOrientation)
+#define JxlDecoderSetUnpremultiplyAlpha (cjxl_api.JxlDecoderSetUnpremultiplyAlpha)
 #define JxlDecoderSetDecompressBoxes (cjxl_api.JxlDecoderSetDecompressBoxes)
 #define JxlDecoderSetInput (cjxl_api.JxlDecoderSetInput)
 #define JxlDecoderCloseInput (cjxl_api.JxlDecoderCloseInput)

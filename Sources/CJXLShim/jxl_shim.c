@@ -198,6 +198,9 @@ int cjxl_decode(const uint8_t *data, size_t size, size_t max_memory, uint32_t wi
     JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE);
     /* The pipeline turns the image upright, as it does every format's. */
     JxlDecoderSetKeepOrientation(dec, JXL_TRUE);
+    /* Straight alpha, as every format hands it over: a file that stores its colour
+       premultiplied is divided back, as djxl does. */
+    JxlDecoderSetUnpremultiplyAlpha(dec, JXL_TRUE);
     /* The input is left open: a file that ends early then asks for more input (said as
        truncated) instead of failing as invalid, and what it holds can be flushed. */
     JxlDecoderSetInput(dec, data, size);
@@ -288,17 +291,18 @@ int cjxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int chan
     JxlEncoderInitBasicInfo(&basic);
     basic.xsize = width;
     basic.ysize = height;
-    basic.bits_per_sample = 8;
+    uint32_t bits = options->sample_bytes == 2 ? 16 : 8;
+    basic.bits_per_sample = bits;
     basic.num_color_channels = 3;
     basic.num_extra_channels = alpha ? 1 : 0;
-    basic.alpha_bits = alpha ? 8 : 0;
+    basic.alpha_bits = alpha ? bits : 0;
     /* Lossless keeps the samples as they are; lossy encodes in XYB. */
     basic.uses_original_profile = options->lossless ? JXL_TRUE : JXL_FALSE;
     if (!step && JxlEncoderSetBasicInfo(enc, &basic)) step = "the image's size and channels";
     if (!step && alpha) {
         JxlExtraChannelInfo extra;
         JxlEncoderInitExtraChannelInfo(JXL_CHANNEL_ALPHA, &extra);
-        extra.bits_per_sample = 8;
+        extra.bits_per_sample = bits;
         if (JxlEncoderSetExtraChannelInfo(enc, 0, &extra)) step = "the alpha channel";
     }
     if (!step) {
@@ -333,7 +337,7 @@ int cjxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int chan
             step = "the distance";
         }
     }
-    JxlPixelFormat format = {(uint32_t)channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, stride};
+    JxlPixelFormat format = {(uint32_t)channels, bits == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, stride};
     if (!step && JxlEncoderAddImageFrame(frame, &format, pixels, stride * height)) step = "the pixels";
     if (step) {
         char message[128];
@@ -403,6 +407,7 @@ cjxl_frames *cjxl_frames_open(const uint8_t *data, size_t size, uint32_t width, 
     f->height = height;
     JxlDecoderSubscribeEvents(f->dec, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE);
     JxlDecoderSetKeepOrientation(f->dec, JXL_TRUE);
+    JxlDecoderSetUnpremultiplyAlpha(f->dec, JXL_TRUE);
     JxlDecoderSetInput(f->dec, data, size);
     JxlDecoderCloseInput(f->dec);
     JxlBasicInfo basic;

@@ -11,7 +11,7 @@ final class HEIFTests: XCTestCase {
 
     private func tool(_ name: String) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/\(name)") else {
-            throw missingReference("\(name) is not installed (scripts/install-deps --test installs libheif-examples)")
+            throw missingReference("\(name) is not installed (scripts/install-deps --test installs it: libheif-examples, libavif-bin)")
         }
         return "/usr/bin/\(name)"
     }
@@ -178,6 +178,61 @@ final class HEIFTests: XCTestCase {
         XCTAssertEqual(ten.status, 2)
         XCTAssertTrue(ten.stderr.contains("aborts on 10-bit AVIF"), ten.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ten.avif"))
+    }
+
+    /// 10- and 12-bit AVIF (colour and monochrome, made by avifenc) and HEIC (heif-enc) keep
+    /// their bits at `--depth 16`: within one level of the source's depth of heif-convert's
+    /// 16-bit decode and of avifdec's (`-d 16`, nearest chroma upsampling, as libheif does;
+    /// its default bilinear moves edges by up to 5 levels of 10 bits), and more than 256
+    /// distinct values (the 8-bit decode widened has 256 at most).
+    func testTenAndTwelveBitsAreKeptAtDepth16() throws {
+        let (avifenc, avifdec) = (try tool("avifenc"), try tool("avifdec"))
+        let (enc, convert) = (try tool("heif-enc"), try tool("heif-convert"))
+        let dir = CLI.tempDir()
+        try python("""
+            import numpy as np
+            h, w = 96, 128
+            y, x = np.mgrid[0:h, 0:w]
+            rgb = np.dstack([x * 65535 // (w - 1), y * 65535 // (h - 1), (x * y * 37) % 65536]).astype('>u2')
+            open('src.ppm', 'wb').write(b'P6 %d %d 65535\\n' % (w, h) + rgb.tobytes())
+            """, in: dir)
+        XCTAssertEqual(CLI.sh("pnmtopng src.ppm > src.png", cwd: dir).status, 0)
+        var made: [(String, Int)] = []
+        for bits in [10, 12] {
+            for (name, command) in [("c\(bits).avif", "\(avifenc) -d \(bits) -y 420 src.png c\(bits).avif"),
+                                    ("m\(bits).avif", "\(avifenc) -d \(bits) -y 400 src.png m\(bits).avif"),
+                                    ("h\(bits).heic", "\(enc) -b \(bits) -q 90 src.png -o h\(bits).heic")] {
+                let r = CLI.sh(command + " > /dev/null", cwd: dir)
+                XCTAssertEqual(r.status, 0, command + ": " + r.stderr)
+                made.append((name, bits))
+            }
+        }
+        for (name, bits) in made {
+            let stem = (name as NSString).deletingPathExtension
+            let ours = CLI.run(["convert", "--depth", "16", dir + "/" + name, "-o", "\(dir)/\(stem)-ours.png"])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            XCTAssertEqual(CLI.sh("'\(convert)' \(name) \(stem)-hc.png > /dev/null", cwd: dir).status, 0, name)
+            var refs = ["\(stem)-hc.png"]
+            if name.hasSuffix(".avif") {
+                XCTAssertEqual(CLI.sh("'\(avifdec)' -d 16 -u nearest \(name) \(stem)-ad.png > /dev/null", cwd: dir).status, 0, name)
+                refs.append("\(stem)-ad.png")
+            }
+            try python("""
+                import subprocess
+                import numpy as np
+                def samples(path):
+                    pam = subprocess.run(['pngtopam', path], capture_output=True, check=True).stdout
+                    magic, w, h, top, data = pam.split(maxsplit=4)
+                    assert magic == b'P6' and int(top) == 65535, (path, magic, top)
+                    return np.frombuffer(data[:int(w) * int(h) * 6], '>u2').astype(int)
+                ours = samples('\(stem)-ours.png')
+                assert len(np.unique(ours)) > 256, ('\(name)', len(np.unique(ours)))
+                level = 65535 / ((1 << \(bits)) - 1)
+                for ref in \(refs):
+                    off = np.abs(ours - samples(ref)).max()
+                    assert off <= level, ('\(name)', ref, off, level)
+                """, in: dir)
+        }
     }
 
     /// The encoders' own threads (aom's row-mt, x265's pool) never change the bytes: the

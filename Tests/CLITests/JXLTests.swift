@@ -156,6 +156,64 @@ final class JXLTests: XCTestCase {
     /// `convert x.jpg -o x.jxl --lossless` keeps the JPEG's coded data: djxl rebuilds the
     /// very bytes, and the file is smaller. Any pixel change (a size, --to-srgb) encodes
     /// pixels instead.
+    /// 16 bits kept: `--lossless` of a 16-bit PNG (RGB and gray) round-trips exactly
+    /// through djxl, `--depth 16` writes a lossy 16-bit file, and where lossless cannot
+    /// keep them (WebP) one warning says so. A file whose colour is stored premultiplied
+    /// (cjxl --premultiply=1) comes out straight, as djxl gives it.
+    func testSixteenBitsAndPremultipliedAlpha() throws {
+        try tools()
+        let dir = CLI.tempDir()
+        try python("""
+            import subprocess
+            import numpy as np
+            from PIL import Image
+            h, w = 61, 97
+            y, x = np.mgrid[0:h, 0:w]
+            rgb = np.dstack([x * 65535 // (w - 1), y * 65535 // (h - 1), (x * 977 + y * 31) % 65536]).astype('>u2')
+            open('deep.ppm', 'wb').write(b'P6 %d %d 65535\\n' % (w, h) + rgb.tobytes())
+            subprocess.run('pnmtopng deep.ppm > deep.png', shell=True, check=True)
+            Image.fromarray((x * 65535 // (w - 1) ^ y).astype(np.uint16)).save('gray16.png')
+            straight = np.dstack([x * 3 % 256, y * 4 % 256, (x + y) * 2 % 256, x * 255 // (w - 1)]).astype(np.uint8)
+            Image.fromarray(straight, 'RGBA').save('straight.png')
+            subprocess.run(['cjxl', 'straight.png', 'pm.jxl', '-d', '0', '--premultiply=1'], check=True, capture_output=True)
+            """, in: dir)
+        for name in ["deep", "gray16"] {
+            let r = CLI.run(["convert", "--lossless", "\(dir)/\(name).png", "-o", "\(dir)/\(name).jxl"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stderr, "", name)
+        }
+        XCTAssertEqual(CLI.run(["convert", "--depth", "16", "--quality", "90", dir + "/deep.png", "-o", dir + "/lossy16.jxl"]).status, 0)
+        let narrowed = CLI.run(["convert", "--lossless", dir + "/deep.png", "-o", dir + "/deep.webp"])
+        XCTAssertEqual(narrowed.status, 0, narrowed.stderr)
+        XCTAssertEqual(narrowed.stderr.split(separator: "\n").count, 1, narrowed.stderr)
+        XCTAssertTrue(narrowed.stderr.contains("lossless, but its 16-bit samples written as 8-bit: WebP holds 8 bits"), narrowed.stderr)
+        XCTAssertEqual(CLI.run(["convert", dir + "/pm.jxl", "-o", dir + "/pm-ours.png"]).status, 0)
+        try python("""
+            import subprocess
+            import numpy as np
+            from PIL import Image
+            def djxl(src, out): subprocess.run(['djxl', src, out], check=True, capture_output=True)
+            def samples(path):
+                pam = subprocess.run(['pngtopam', path], capture_output=True, check=True).stdout
+                magic, w, h, top, data = pam.split(maxsplit=4)
+                c = 3 if magic == b'P6' else 1
+                return int(top), np.frombuffer(data[:int(w) * int(h) * c * 2], '>u2').astype(int).reshape(-1, c)
+            for name in ('deep', 'gray16'):
+                djxl(name + '.jxl', name + '-back.png')
+                (top, back), (_, src) = samples(name + '-back.png'), samples(name + '.png')
+                # Gray is written as RGB, as for 8 bits.
+                assert top == 65535 and np.array_equal(back, np.repeat(src, back.shape[1] // src.shape[1], axis=1)), name
+            djxl('lossy16.jxl', 'lossy16.png')
+            top, lossy = samples('lossy16.png')
+            assert top == 65535 and len(np.unique(lossy)) > 4096, (top, len(np.unique(lossy)))
+            djxl('pm.jxl', 'pm-djxl.png')
+            theirs = np.asarray(Image.open('pm-djxl.png').convert('RGBA')).astype(int)
+            ours = np.asarray(Image.open('pm-ours.png').convert('RGBA')).astype(int)
+            visible = theirs[..., 3] > 0
+            assert np.abs(ours - theirs)[visible].max() <= 1, np.abs(ours - theirs)[visible].max()
+            """, in: dir)
+    }
+
     func testRecompressesAJPEGLosslessly() throws {
         try tools()
         let dir = CLI.tempDir()

@@ -76,6 +76,20 @@ final class NoLinkFollowedTests: XCTestCase {
         XCTAssertTrue(linked.stderr.contains("is a symbolic link, which imgscale does not follow here"), linked.stderr)
     }
 
+    func testAFIFOInputNamedByItsProducedSizeFailsAloneInsteadOfHangingTheBatch() throws {
+        let dir = CLI.tempDir()
+        try png(dir + "/in.png")
+        XCTAssertEqual(mkfifo(dir + "/pipe.png", 0o644), 0)
+        // A writer that gives the FIFO one image, as a user's `cat a.png > pipe.png &` would;
+        // the naming must not take its bytes and leave the job waiting for more.
+        let r = CLI.sh("(exec cat in.png > pipe.png) 2>/dev/null &\n"
+                       + "timeout 30 \"$IMGSCALE\" fill in.png pipe.png --size 4x2 --name '{stem}-{width}x{height}.png' --out-dir out; echo \"exit $?\"\n"
+                       + "exec 3<>pipe.png; exec 3<&-\n", cwd: dir)
+        XCTAssertTrue(r.stdout.contains("exit 1"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stderr.contains("pipe.png: is a FIFO, which --name {width} or {height} would read twice"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/in-4x2.png"))
+    }
+
     func testRulesMasksStayInsideTheGoldensAndAreReachedWithoutLinks() throws {
         let dir = CLI.tempDir()
         try png(dir + "/goldens/a.png")

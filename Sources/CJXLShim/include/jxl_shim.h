@@ -50,9 +50,10 @@ typedef struct {
     float distance;       /* Butteraugli distance, when not lossless */
     int effort;           /* 1-9 */
     int lossless;
+    int sample_bytes;     /* 1, or 2: 16-bit samples in native order */
 } cjxl_encode_options;
 
-/* RGB or RGBA rows into a JPEG XL file (malloc'd into *out, freed with free), with the
+/* RGB or RGBA rows (of options->sample_bytes a sample; stride in bytes) into a JPEG XL file (malloc'd into *out, freed with free), with the
    ICC profile (else sRGB), EXIF and XMP given (empty: none). */
 int cjxl_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, size_t stride,
                 const cjxl_encode_options *options, const uint8_t *icc, size_t icc_length, const uint8_t *exif,

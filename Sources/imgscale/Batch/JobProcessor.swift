@@ -53,7 +53,12 @@ enum JobProcessor {
                 case .auto: return !(job.outputs[i].format ?? info.format).holdsSixteenBits || settings.encode.palette
                 }
             }
-            if !narrowed.isEmpty {
+            if !narrowed.isEmpty && settings.encode.lossless && settings.encode.depth == .auto {
+                // Asked to lose nothing, so said as a warning, once for the input.
+                let names = ImageFormat.names(Array(Set(narrowed.map { job.outputs[$0].format ?? info.format })).sorted { $0.rawValue < $1.rawValue })
+                warnings.append("lossless, but its \(info.bitDepth)-bit samples written as 8-bit: \(names) holds 8 bits a sample; "
+                                + ImageFormat.names(ImageFormat.sixteenBitFormats, or: true) + " keeps them")
+            } else if !narrowed.isEmpty {
                 decodes += "; its \(info.bitDepth)-bit samples written as 8-bit" + (narrowed.count < wanted.count ? " in \(narrowed.count) of \(wanted.count) outputs" : "")
                     + (settings.encode.depth == .eight && narrowed.contains { (job.outputs[$0].format ?? info.format).holdsSixteenBits }
                        ? " (--depth 16 or auto keeps them)" : "")

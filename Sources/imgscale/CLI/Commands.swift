@@ -411,7 +411,13 @@ enum Commands {
             throw UsageError(message: "--depth 10: this system's libaom (Debian 12's 3.6) aborts on 10-bit AVIF, so imgscale writes AVIF at 8 bits; 16 bits can be written as "
                              + ImageFormat.names(ImageFormat.sixteenBitFormats, or: true))
         }
-        if let d = args.choice("depth", as: OutputDepth.self) { settings.encode.depth = d }
+        if let d = args.choice("depth", as: OutputDepth.self) {
+            settings.encode.depth = d
+        } else if args.has("lossless") {
+            // Lossless keeps every bit a format can hold: a 16-bit source stays 16-bit in
+            // PNG and JPEG XL (and is said to be narrowed where the format holds 8).
+            settings.encode.depth = .auto
+        }
         settings.render.upscale = !args.has("no-upscale")
         if let f = args.choice("filter", as: ResampleFilter.self) { settings.render.filter = f }
         settings.render.sharpen = args.sharpen("sharpen")?.mask
@@ -443,6 +449,12 @@ enum Commands {
                                     scales: scales.isEmpty ? nil : scales.flatMap { s in given.map { _ in s } },
                                     produced: { input, operations, format in
                                         Result {
+                                            // Named before its job runs, so the input is read twice: a FIFO or
+                                            // device would give its bytes to the naming alone, and hang the job.
+                                            var st = stat()
+                                            if FileName.withCString(input, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                                                throw FileError.read("is \(ImageFile.kind(st.st_mode)), which --name {width} or {height} would read twice (to name its output, then to render it); name it by {w} or {h}, or copy it to a file")
+                                            }
                                             let data = try ImageFile.readImage(input, limit: planning.decode.maxMemory)
                                             let outputs = operations.map { RenderOutput($0, as: format) }
                                             return try ImageOperation.plan(data, outputs: outputs, decode: planning.decode, encode: planning.encode,

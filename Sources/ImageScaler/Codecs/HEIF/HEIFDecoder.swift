@@ -1,7 +1,7 @@
 import CHEIFShim
 
-/// HEIC and AVIF through libheif as a `RowDecoder`: the primary image, 8- or 10-bit
-/// (reduced to 8 by libheif), alpha, grids of tiles, ICC, EXIF and XMP. The container's
+/// HEIC and AVIF through libheif as a `RowDecoder`: the primary image, 8 to 12 bits
+/// (reduced to 8 by libheif for rows, kept at 16 by `decodeWide`), alpha, grids of tiles, ICC, EXIF and XMP. The container's
 /// `irot`, `imir` and `clap` are part of the image in HEIF, so libheif applies them and
 /// the size given is already upright; the EXIF orientation a HEIF also carries (iPhones
 /// write one matching `irot`) describes the stored tiles, so it is never applied a
@@ -59,12 +59,24 @@ struct HEIFDecoder: RowDecoder {
         try decode(threads: 2, options: options, begin: begin, rows: rows)
     }
 
-    private func decode(threads: Int, options: DecodeOptions,
-                        begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+    /// A source of 10 or 12 bits at 16, each of its levels spread over 0-65535 (what
+    /// `avifdec -d 16` and `heif-convert` give, within a level of the source's depth);
+    /// nil for 8 bits.
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        guard info.bitDepth > 8 else { return nil }
         try options.check(info.size)
         let (width, height, channels) = (info.size.width, info.size.height, info.channels)
-        let rowBytes = width * channels
-        var pixels = PixelBuffer.samples(count: rowBytes * height)
+        var samples = [UInt16](repeating: 0, count: width * height * channels)
+        try read { reader, message in
+            samples.withUnsafeMutableBufferPointer { out in
+                message.with { cheif_decode16(reader, Int32(channels), 1, out.baseAddress, width * channels, $0, $1) }
+            }
+        }
+        return (WideImage(width: width, height: height, channels: channels, samples: samples), info)
+    }
+
+    /// Opens the file again for one decode by `body` (a status: 0 is success).
+    private func read(_ body: (OpaquePointer, inout ShimMessage) -> Int32) throws {
         var message = ShimMessage()
         var raw = cheif_info()
         let status = data.withUnsafeBufferPointer { d -> Int32 in
@@ -76,12 +88,23 @@ struct HEIFDecoder: RowDecoder {
             let side = Int32(min(max(info.size.width, info.size.height) + 1024, info.format.maxSide))
             guard let reader = message.with({ cheif_open(d.baseAddress, d.count, side, &raw, $0, $1) }) else { return -1 }
             defer { cheif_close(reader) }
-            return pixels.withUnsafeMutableBufferPointer { out in
-                message.with { cheif_decode(reader, Int32(channels), Int32(threads), out.baseAddress, rowBytes, $0, $1) }
-            }
+            return body(reader, &message)
         }
         // libheif decodes a whole image or fails: there is no partial result to keep.
         guard status == 0 else { throw DecodeError.invalid(info.format, message.text) }
+    }
+
+    private func decode(threads: Int, options: DecodeOptions,
+                        begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        try options.check(info.size)
+        let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+        let rowBytes = width * channels
+        var pixels = PixelBuffer.samples(count: rowBytes * height)
+        try read { reader, message in
+            pixels.withUnsafeMutableBufferPointer { out in
+                message.with { cheif_decode(reader, Int32(channels), Int32(threads), out.baseAddress, rowBytes, $0, $1) }
+            }
+        }
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
         try pixels.withUnsafeBufferPointer { p in
             for y in stride(from: 0, to: height, by: 16) {

@@ -1,7 +1,7 @@
 import Glibc
 import CJXLShim
 
-/// JPEG XL from rows through libjxl: lossy at a Butteraugli distance made from
+/// JPEG XL from rows (or a whole 16-bit image) through libjxl: lossy at a Butteraugli distance made from
 /// `options.quality` (default 75, libvips's) or lossless, at effort `options.effort`
 /// (libjxl's 1-9, default 7), alpha kept (gray becomes RGB), the ICC profile carried
 /// (else sRGB), EXIF and XMP in boxes. libjxl encodes a whole picture, so rows are
@@ -39,6 +39,39 @@ final class JXLEncoder: RowEncoder {
         return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
+    /// A 16-bit image (gray made RGB, as for 8 bits), every sample kept when lossless.
+    static func encode(_ image: WideImage, options: EncodeOptions) throws -> [UInt8] {
+        let (width, height, channels) = (image.width, image.height, image.channels == 2 || image.channels == 4 ? 4 : 3)
+        var samples = image.samples
+        if image.channels <= 2 {
+            samples = [UInt16](repeating: 0, count: width * height * channels)
+            for i in 0..<(width * height) {
+                let g = image.samples[i * image.channels]
+                samples[i * channels] = g
+                samples[i * channels + 1] = g
+                samples[i * channels + 2] = g
+                if channels == 4 { samples[i * channels + 3] = image.samples[i * 2 + 1] }
+            }
+        }
+        var settings = cjxl_encode_options(distance: distance(quality: options.quality ?? defaultQuality),
+                                           effort: Int32(effort(options.effort)), lossless: options.lossless ? 1 : 0, sample_bytes: 2)
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = ShimMessage()
+        let status = samples.withUnsafeBytes { p in
+            options.withMetadata { i, e, x in
+                message.with {
+                    cjxl_encode(p.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(width), UInt32(height), Int32(channels),
+                                width * channels * 2, &settings, i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count,
+                                &out, &size, $0, $1)
+                }
+            }
+        }
+        guard status == 0, let bytes = out else { throw EncodeError.failed(.jxl, message.text) }
+        defer { free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
+    }
+
     init(width: Int, height: Int, channels: Int, options: EncodeOptions) {
         collector = RGBRows(width: width, height: height, channels: channels)
         self.options = options
@@ -50,7 +83,8 @@ final class JXLEncoder: RowEncoder {
 
     func finish() throws -> [UInt8] {
         var settings = cjxl_encode_options(distance: JXLEncoder.distance(quality: options.quality ?? JXLEncoder.defaultQuality),
-                                           effort: Int32(JXLEncoder.effort(options.effort)), lossless: options.lossless ? 1 : 0)
+                                           effort: Int32(JXLEncoder.effort(options.effort)), lossless: options.lossless ? 1 : 0,
+                                           sample_bytes: 1)
         return try collector.encode(as: .jxl, metadata: options, { p, w, h, c, stride, i, e, x, out, size, m, n in
             cjxl_encode(p, w, h, c, stride, &settings, i.baseAddress, i.count, e.baseAddress, e.count, x.baseAddress, x.count, out, size, m, n)
         }, free: { free($0) })

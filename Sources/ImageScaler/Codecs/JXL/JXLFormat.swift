@@ -5,8 +5,8 @@ extension ImageFormat {
 }
 
 /// JPEG XL through libjxl, opened on first use: stills and an animation's first frame
-/// in, at 8 bits, orientation from the codestream; lossy (quality mapped to a
-/// Butteraugli distance, `JXLEncoder.distance`) or lossless out, and a JPEG recompressed
+/// in (at 16 bits where the file has more than 8), orientation from the codestream; lossy (quality mapped to a
+/// Butteraugli distance, `JXLEncoder.distance`) or lossless out at 8 or 16 bits, and a JPEG recompressed
 /// with its own DCT data when converted losslessly.
 extension CodecDescriptor {
     static let jxl = CodecDescriptor(
@@ -26,6 +26,7 @@ extension CodecDescriptor {
                            [o.lossless ? "lossless" : "quality \(o.quality ?? JXLEncoder.defaultQuality) (distance \(JXLEncoder.distance(quality: o.quality ?? JXLEncoder.defaultQuality)))",
                             "effort \(JXLEncoder.effort(o.effort))"]
                        },
+                       wide: { try JXLEncoder.encode($0, options: $1) },
                        // A JPEG converted losslessly keeps its DCT coefficients and the data
                        // to rebuild its bytes (djxl gives the JPEG back).
                        recompression: { input, o in
