@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "CHEIFShim"),
         // librsvg is opened on first use too (svg_shim.h says why), so building needs no
         // librsvg or cairo headers.
-        .target(name: "CSVGShim"),
+        .target(name: "CSVGShim", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("cgif")]),
         // libtiff is opened on first use (tiff_api.c), as libheif is.
         .target(name: "CTIFFShim"),

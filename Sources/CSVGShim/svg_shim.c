@@ -1,10 +1,13 @@
 #include "svg_shim.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 /* The few types of librsvg's, cairo's and glib's public ABI the shim passes, declared
    here so that building needs no -dev package: these layouts are part of each library's
@@ -20,6 +23,7 @@ static struct {
     int (*intrinsic_size_in_pixels)(void *, double *, double *);
     void (*intrinsic_dimensions)(void *, int *, shim_length *, int *, shim_length *, int *, shim_rectangle *);
     int (*render_document)(void *, void *, const shim_rectangle *, shim_gerror **);
+    int (*geometry_for_layer)(void *, const char *, const shim_rectangle *, shim_rectangle *, shim_rectangle *, shim_gerror **);
     void (*object_unref)(void *);
     void (*error_free)(shim_gerror *);
     void *(*surface_create)(int, int, int);
@@ -54,6 +58,7 @@ static void load(void) {
     RESOLVE(intrinsic_size_in_pixels, "rsvg_handle_get_intrinsic_size_in_pixels")
     RESOLVE(intrinsic_dimensions, "rsvg_handle_get_intrinsic_dimensions")
     RESOLVE(render_document, "rsvg_handle_render_document")
+    RESOLVE(geometry_for_layer, "rsvg_handle_get_geometry_for_layer")
     RESOLVE(object_unref, "g_object_unref")
     RESOLVE(error_free, "g_error_free")
     RESOLVE(surface_create, "cairo_image_surface_create")
@@ -108,16 +113,27 @@ csvg_document *csvg_open(const uint8_t *data, size_t size, double dpi, csvg_info
         shim_length lw, lh;
         shim_rectangle vb = {0, 0, 0, 0};
         api.intrinsic_dimensions(h, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
-        if (!has_vb || !(vb.width > 0) || !(vb.height > 0)) {
-            snprintf(err, err_size, "the SVG has no size: its width and height are relative and it has no viewBox");
-            api.object_unref(h);
-            return NULL;
+        if (has_vb && vb.width > 0 && vb.height > 0) {
+            /* A relative width or height is that share of the viewBox, as a browser's
+               viewport the viewBox's size would show it. */
+            w = vb.width * (has_w && lw.unit == SHIM_RSVG_UNIT_PERCENT ? lw.length : 1.0) * dpi / 72.0;
+            hgt = vb.height * (has_h && lh.unit == SHIM_RSVG_UNIT_PERCENT ? lh.length : 1.0) * dpi / 72.0;
+            from_viewbox = 1;
+        } else {
+            /* No size (none given, a negative one, or percentages) and no viewBox: the
+               extent of what it draws, in a unit viewport, drawn where it stands (not moved
+               to the origin), as rsvg-convert sizes it. */
+            shim_rectangle unit = {0, 0, 1, 1}, ink = {0, 0, 0, 0}, logical;
+            shim_gerror *ge = NULL;
+            if (!api.geometry_for_layer(h, NULL, &unit, &ink, &logical, &ge) || !(ink.width > 0) || !(ink.height > 0)) {
+                if (ge) api.error_free(ge);
+                snprintf(err, err_size, "the SVG has no size (no width and height, no viewBox) and draws nothing to take one from");
+                api.object_unref(h);
+                return NULL;
+            }
+            w = ink.width;
+            hgt = ink.height;
         }
-        /* A relative width or height is that share of the viewBox, as a browser's
-           viewport the viewBox's size would show it. */
-        w = vb.width * (has_w && lw.unit == SHIM_RSVG_UNIT_PERCENT ? lw.length : 1.0) * dpi / 72.0;
-        hgt = vb.height * (has_h && lh.unit == SHIM_RSVG_UNIT_PERCENT ? lh.length : 1.0) * dpi / 72.0;
-        from_viewbox = 1;
     }
     if (!(w > 0) || !(hgt > 0) || w > 1e9 || hgt > 1e9) {
         snprintf(err, err_size, "the SVG's size %gx%g is not a drawable one", w, hgt);
@@ -152,7 +168,10 @@ int csvg_render(csvg_document *doc, uint32_t width, uint32_t height, uint8_t *rg
         return -1;
     }
     void *cr = api.cairo_create(surface);
-    api.cairo_scale(cr, width / doc->width, height / doc->height);
+    /* At its own size (rounded up) it is drawn unscaled, the extra fraction of a pixel
+       left empty, as rsvg-convert draws it; any other size stretches it there. */
+    int natural = width == (uint32_t)ceil(doc->width) && height == (uint32_t)ceil(doc->height);
+    if (!natural) api.cairo_scale(cr, width / doc->width, height / doc->height);
     shim_rectangle viewport = {0, 0, doc->width, doc->height};
     shim_gerror *e = NULL;
     int ok = api.render_document(doc->handle, cr, &viewport, &e);
@@ -195,4 +214,54 @@ void csvg_close(csvg_document *doc) {
     if (!doc) return;
     api.object_unref(doc->handle);
     free(doc);
+}
+
+int csvg_gunzip(const uint8_t *data, size_t size, size_t limit, uint8_t **out, size_t *out_size, char *err, size_t err_size) {
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    /* 16 + MAX_WBITS: the gzip wrapper and its CRC, not a zlib one. */
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        snprintf(err, err_size, "zlib cannot start");
+        return -1;
+    }
+    size_t capacity = size * 4 < limit ? size * 4 + 64 : limit + 1, used = 0;
+    uint8_t *buffer = malloc(capacity);
+    int status = buffer ? 0 : -1;
+    if (!buffer) snprintf(err, err_size, "out of memory");
+    z.next_in = (uint8_t *)data;
+    while (status == 0) {
+        /* Room for one byte past the limit tells a stream that ends at it from a longer one. */
+        if (used == capacity) {
+            if (capacity > limit) { status = -2; break; }
+            size_t bigger = capacity * 2 > limit ? limit + 1 : capacity * 2;
+            uint8_t *grown = realloc(buffer, bigger);
+            if (!grown) { snprintf(err, err_size, "out of memory"); status = -1; break; }
+            buffer = grown;
+            capacity = bigger;
+        }
+        size_t left = size - (size_t)(z.next_in - data);
+        z.avail_in = left > UINT_MAX ? UINT_MAX : (unsigned)left;
+        z.next_out = buffer + used;
+        z.avail_out = capacity - used > UINT_MAX ? UINT_MAX : (unsigned)(capacity - used);
+        unsigned before = z.avail_out;
+        int r = inflate(&z, Z_NO_FLUSH);
+        used += before - z.avail_out;
+        if (used > limit) { status = -2; break; }
+        if (r == Z_STREAM_END) break;
+        if (r == Z_BUF_ERROR && z.avail_in == 0 && z.avail_out > 0) {
+            snprintf(err, err_size, "the gzip stream ends early (truncated)");
+            status = -1;
+        } else if (r != Z_OK && r != Z_BUF_ERROR) {
+            snprintf(err, err_size, "%s", z.msg ? z.msg : "damaged gzip data");
+            status = -1;
+        }
+    }
+    inflateEnd(&z);
+    if (status != 0) {
+        free(buffer);
+        return status;
+    }
+    *out = buffer;
+    *out_size = used;
+    return 0;
 }

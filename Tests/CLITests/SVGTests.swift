@@ -114,6 +114,70 @@ final class SVGTests: XCTestCase {
         XCTAssertTrue(run(["info", dir + "/text.svg"]).stdout.contains("SVG 1024x768, 4 channels (rgba)"))
     }
 
+    /// An SVGZ (gzip-compressed SVG) draws as rsvg-convert draws it; one that inflates
+    /// past an eighth of the memory budget (a 1 MB file of 1 GiB) is refused in one line,
+    /// at once and without holding the gigabyte, as are a cut one, gzip of something else
+    /// and gzip inside gzip.
+    func testSVGZIsReadAndItsInflatedSizeBounded() throws {
+        _ = try rsvgConvert()
+        let dir = CLI.tempDir()
+        let svg = dir + "/d.svg"
+        write(Self.documents[0].1, svg)
+        XCTAssertEqual(CLI.sh("gzip -9 -c d.svg > d.svgz && gzip -c d.svgz > double.svgz && head -c 200 d.svgz > cut.svgz && echo hello | gzip > other.svgz", cwd: dir).status, 0)
+        XCTAssertEqual(run(["fit", "--size", "100x100", dir + "/d.svgz", "-o", dir + "/fit.png"]).status, 0)
+        try assertMatchesRsvg(dir + "/d.svgz", draw: (100, 75), cut: nil, ours: dir + "/fit.png", in: dir)
+        XCTAssertTrue(run(["info", dir + "/d.svgz"]).stdout.contains("SVG 1024x768"))
+        try python("""
+            import gzip
+            with gzip.open('bomb.svgz', 'wb', 9) as f:
+                f.write(b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">')
+                for _ in range(1024): f.write(b' ' * (1 << 20))
+                f.write(b'</svg>')
+            """, in: dir)
+        for (name, message) in [("bomb", "the SVGZ inflates past 64 MiB (an eighth of --max-memory), refused as a gzip bomb"),
+                                ("cut", "damaged SVGZ: the gzip stream ends early (truncated)"),
+                                ("other", "gzip-compressed, but what it holds is not SVG"),
+                                ("double", "gzip-compressed, but what it holds is not SVG")] {
+            let r = CLI.sh("python3 '\(CLI.root)/scripts/peak-rss' \"$IMGSCALE\" convert \(name).svgz -o \(name).png", cwd: dir)
+            XCTAssertEqual(r.status, 1, name + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(name).svgz: invalid SVG: \(message)"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(dir)/\(name).png"))
+            let kib = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak-rss: kib=") }
+                .flatMap { Int($0.dropFirst("peak-rss: kib=".count).prefix { $0.isNumber }) }
+            XCTAssertNotNil(kib, "peak-rss measured: \(r.stderr)")
+            if !Sweep.sanitized { XCTAssertLessThan(kib ?? .max, 200 << 10, name) }
+        }
+    }
+
+    /// A document with no width and height, a negative one or percentages, and no viewBox,
+    /// takes the size of what it draws (rounded up) and draws it where it stands, as
+    /// rsvg-convert does: the same size and pixels within a level.
+    func testADocumentWithoutASizeTakesWhatItDraws() throws {
+        let rsvg = try rsvgConvert()
+        let dir = CLI.tempDir()
+        let ns = #"xmlns="http://www.w3.org/2000/svg""#
+        let documents = [
+            ("none", "<svg \(ns)><rect x=\"10\" y=\"20\" width=\"150\" height=\"40\" fill=\"red\"/></svg>"),
+            ("negative", "<svg \(ns) width=\"-50\" height=\"40\"><rect x=\"10\" y=\"20\" width=\"150\" height=\"40\" fill=\"red\"/></svg>"),
+            ("percent", "<svg \(ns) width=\"100%\" height=\"100%\"><circle cx=\"50\" cy=\"40\" r=\"30\" fill=\"#36c\"/></svg>"),
+            ("stroked", "<svg \(ns)><rect x=\"10\" y=\"20\" width=\"150\" height=\"40\" fill=\"red\" stroke=\"blue\" stroke-width=\"10\"/>"
+                + "<circle cx=\"-5\" cy=\"0\" r=\"10\" fill=\"green\" opacity=\"0.5\"/></svg>"),
+            ("fractional", "<svg \(ns)><rect x=\"10.3\" y=\"20.6\" width=\"150.2\" height=\"40.1\" fill=\"#c60\"/></svg>"),
+        ]
+        for (name, text) in documents {
+            let svg = "\(dir)/\(name).svg"
+            write(text, svg)
+            let r = run(["convert", svg, "-o", "\(dir)/\(name).png"])
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            XCTAssertEqual(CLI.sh("\(rsvg) '\(svg)' -o '\(dir)/\(name)-rsvg.png'").status, 0, name)
+            XCTAssertEqual(CLI.size("\(dir)/\(name).png"), CLI.size("\(dir)/\(name)-rsvg.png"), name)
+            let c = run(["compare", "--tolerance", "1", "\(dir)/\(name)-rsvg.png", "\(dir)/\(name).png"])
+            XCTAssertEqual(c.status, 0, "\(name): \(c.stdout)")
+        }
+        XCTAssertEqual(CLI.size(dir + "/stroked.png"), "180x75")
+        XCTAssertEqual(CLI.size(dir + "/fractional.png"), "151x41")
+    }
+
     /// An icon set of 13 sizes from one square master is 13 drawings in one process, each
     /// rsvg-convert's at that size, and the same bytes on a second run (the pinned font).
     func testIconSetIsOneDrawingPerSizeAndDeterministic() throws {
@@ -184,7 +248,7 @@ final class SVGTests: XCTestCase {
         for i in 1..<20 { uses += "<g id=\"a\(i)\">" + String(repeating: "<use xlink:href=\"#a\(i - 1)\"/>", count: 5) + "</g>" }
         write(uses + "</defs><use xlink:href=\"#a19\"/></svg>", dir + "/uses.svg")
         write(#"<svg xmlns="http://www.w3.org/2000/svg" width="200000" height="200000"><rect width="9" height="9"/></svg>"#, dir + "/huge.svg")
-        write(#"<svg xmlns="http://www.w3.org/2000/svg"><rect width="9" height="9"/></svg>"#, dir + "/nosize.svg")
+        write(#"<svg xmlns="http://www.w3.org/2000/svg"><desc>nothing drawn</desc></svg>"#, dir + "/nosize.svg")
         write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\"", dir + "/cut.svg")
 
         let cases: [(String, String)] = [("xxe", "Entity 'x' not defined"), ("laughs", "entity reference loop"),

@@ -1,9 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSVGShim
 
 /// SVG as a `RowDecoder`: the document drawn whole at `info.size`, straight-alpha RGBA,
-/// top-left origin. Made at the document's own size (its width and height rounded up,
+/// top-left origin, from plain SVG or gzip-compressed SVGZ. Made at the document's own size (its width and height rounded up,
 /// as rsvg-convert does); `drawn(at:)` gives the same document drawn at another size,
 /// which is how every output is made at its own scale.
 struct SVGDecoder: RowDecoder {
@@ -32,7 +33,29 @@ struct SVGDecoder: RowDecoder {
 
     private let elements: Int
 
+    /// An `.svgz` (gzip) inflated, at most an eighth of the memory budget (64 MiB at the
+    /// default), so a bomb stops there; the result goes through the same checks as the
+    /// same document given plain. Anything else as it is.
+    static func inflated(_ data: [UInt8], options: DecodeOptions) throws -> [UInt8] {
+        guard data.starts(with: [0x1F, 0x8B]) else { return data }
+        let limit = max(options.maxMemory / 8, 1 << 20)
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = ShimMessage()
+        let status = data.withUnsafeBufferPointer { d in message.with { csvg_gunzip(d.baseAddress, d.count, limit, &out, &size, $0, $1) } }
+        if status == -2 {
+            throw DecodeError.invalid(.svg, "the SVGZ inflates past \(limit >> 20) MiB (an eighth of --max-memory), refused as a gzip bomb")
+        }
+        guard status == 0, let bytes = out else { throw DecodeError.invalid(.svg, "damaged SVGZ: " + message.text) }
+        defer { free(bytes) }
+        let plain = Array(UnsafeBufferPointer(start: bytes, count: size))
+        // Gzip inside gzip is not SVG (librsvg would inflate it again, past the bound).
+        guard !plain.starts(with: [0x1F, 0x8B]), SVGDocument.looksLikeSVG(plain.prefix(64)) else { throw DecodeError.invalid(.svg, "gzip-compressed, but what it holds is not SVG") }
+        return plain
+    }
+
     init(_ data: [UInt8], options: DecodeOptions) throws {
+        let data = try SVGDecoder.inflated(data, options: options)
         let elements = SVGDecoder.elementCount(data)
         // The tree is built as it is parsed, so its memory is checked first.
         try MemoryBudget.check(data.count + elements * SVGDecoder.bytesPerElement, budget: options.maxMemory)

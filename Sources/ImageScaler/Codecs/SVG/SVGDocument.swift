@@ -35,9 +35,11 @@ final class SVGDocument: @unchecked Sendable {  // the handle is only touched un
     }
 
     /// An XML document's start, after an optional byte-order mark and white space: an
-    /// `<svg` element, an XML declaration, a doctype or a comment. Which XML it is,
+    /// `<svg` element, an XML declaration, a doctype or a comment, or gzip. Which XML it is,
     /// librsvg says when it parses it.
     static func looksLikeSVG(_ head: ArraySlice<UInt8>) -> Bool {
+        // gzip (deflate, 1f 8b 08): an SVGZ, checked again once inflated.
+        if head.starts(with: [0x1F, 0x8B, 0x08]) { return true }
         var s = head
         if s.starts(with: [0xEF, 0xBB, 0xBF]) { s = s.dropFirst(3) }
         s = s.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }

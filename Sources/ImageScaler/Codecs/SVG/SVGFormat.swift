@@ -4,11 +4,11 @@ extension ImageFormat {
     public static let svg = ImageFormat(registering: "svg")
 }
 
-/// SVG through librsvg and cairo, read only: drawn at each output's own size, never
+/// SVG (and gzip-compressed SVGZ) through librsvg and cairo, read only: drawn at each output's own size, never
 /// drawn large and shrunk.
 extension CodecDescriptor {
     static let svg = CodecDescriptor(
-        format: .svg, displayName: "SVG", extensions: ["svg"],
+        format: .svg, displayName: "SVG", extensions: ["svg", "svgz"],
         matches: { SVGDocument.looksLikeSVG($0) },
         decoder: { data, options in try SVGDecoder(data, options: options) },
         // cairo's image surfaces stop at 32767 a side.
