@@ -178,6 +178,65 @@ final class SVGTests: XCTestCase {
         XCTAssertEqual(CLI.size(dir + "/fractional.png"), "151x41")
     }
 
+    /// An image inside an SVG (a `data:` URI) meets the limits the same file given alone
+    /// meets: a PNG over the pixel limit is refused as it is alone, one whose decode would
+    /// pass the budget is refused by the budget (a character reference cannot hide its
+    /// URI), a format librsvg would drop is refused instead of vanishing, and one within
+    /// the budget is drawn (under --max-memory 64M too), as rsvg-convert draws it.
+    func testEmbeddedImagesMeetTheLimitsOfTheSameFileAlone() throws {
+        let rsvg = try rsvgConvert()
+        let dir = CLI.tempDir()
+        try python("""
+            import zlib, struct, base64
+            def png(w, h, rgb=(0, 0, 0)):
+                raw = zlib.compress((b'\\x00' + bytes(rgb) * w) * h, 9)
+                def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+                return (b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
+                        + chunk(b'IDAT', raw) + chunk(b'IEND', b''))
+            def svg(name, uri):
+                open(name, 'w').write('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="#00f"/>'
+                                      '<image x="10" y="10" width="80" height="80" href="' + uri + '"/><text>data: in text is no URI</text></svg>')
+            def b64(data): return base64.b64encode(data).decode()
+            big = png(20000, 20000)
+            open('big.png', 'wb').write(big)
+            svg('pixels.svg', 'data:image/png;base64,' + b64(big))
+            hidden = ''.join('&#%d;' % ord(c) for c in 'data:')
+            svg('budget.svg', hidden + 'image/png;base64,' + b64(png(12000, 12000)))
+            svg('webp.svg', 'data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=')
+            svg('junk.svg', 'data:image/png;base64,AAAAAAAA')
+            svg('drawn.svg', 'data:image/png;base64,' + b64(png(2500, 2500, (200, 30, 30))))
+            svg('small.svg', 'data:image/png;base64,' + b64(png(64, 48, (200, 30, 30))))
+            """, in: dir)
+        let alone = run(["fill", "--size", "50x50", dir + "/big.png", "-o", dir + "/alone.png"])
+        XCTAssertEqual(alone.status, 1)
+        XCTAssertTrue(alone.stderr.contains("20000x20000 = 400000000 pixels, over the limit of 268402689"), alone.stderr)
+        for (name, message) in [("pixels", "an <image>'s data: URI holds a PNG of 20000x20000: image is 20000x20000 = 400000000 pixels, over the limit of 268402689"),
+                                ("budget", "would need about 1.1 GiB, over the memory budget of 512 MiB"),
+                                ("webp", "an <image>'s data: URI holds WebP, which librsvg does not draw (PNG, JPEG, GIF or SVG)"),
+                                ("junk", "an <image>'s data: URI holds no image librsvg draws")] {
+            let r = CLI.sh("python3 '\(CLI.root)/scripts/peak-rss' \"$IMGSCALE\" fill --size 50x50 \(name).svg -o \(name).png", cwd: dir)
+            XCTAssertEqual(r.status, 1, name + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(name).svg: ") && r.stderr.contains(message), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 2, r.stderr)
+            let kib = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak-rss: kib=") }
+                .flatMap { Int($0.dropFirst("peak-rss: kib=".count).prefix { $0.isNumber }) }
+            XCTAssertNotNil(kib, "peak-rss measured: \(r.stderr)")
+            if !Sweep.sanitized { XCTAssertLessThan(kib ?? .max, 100 << 10, name) }
+        }
+        for memory in ["64M", "512M"] {
+            let r = run(["convert", "--max-memory", memory, dir + "/drawn.svg", "-o", "\(dir)/drawn-\(memory).png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(CLI.sh("\(rsvg) drawn.svg -o drawn-rsvg.png", cwd: dir).status, 0)
+            let c = run(["compare", "--tolerance", "1", dir + "/drawn-rsvg.png", "\(dir)/drawn-\(memory).png"])
+            XCTAssertEqual(c.status, 0, "\(memory): \(c.stdout)")
+        }
+        let refused = run(["convert", "--max-memory", "48M", dir + "/drawn.svg", "-o", dir + "/d48.png"])
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("over the memory budget of 48 MiB"), refused.stderr)
+        XCTAssertEqual(run(["fit", "--size", "100x100", dir + "/small.svg", "-o", dir + "/small.png"]).status, 0)
+        try assertMatchesRsvg(dir + "/small.svg", draw: (100, 100), cut: nil, ours: dir + "/small.png", in: dir)
+    }
+
     /// An icon set of 13 sizes from one square master is 13 drawings in one process, each
     /// rsvg-convert's at that size, and the same bytes on a second run (the pinned font).
     func testIconSetIsOneDrawingPerSizeAndDeterministic() throws {

@@ -32,6 +32,8 @@ struct SVGDecoder: RowDecoder {
     }
 
     private let elements: Int
+    /// What librsvg holds for the images inside the document (`SVGEmbeddedImages`).
+    private let embedded: Int
 
     /// An `.svgz` (gzip) inflated, at most an eighth of the memory budget (64 MiB at the
     /// default), so a bomb stops there; the result goes through the same checks as the
@@ -57,24 +59,28 @@ struct SVGDecoder: RowDecoder {
     init(_ data: [UInt8], options: DecodeOptions) throws {
         let data = try SVGDecoder.inflated(data, options: options)
         let elements = SVGDecoder.elementCount(data)
-        // The tree is built as it is parsed, so its memory is checked first.
-        try MemoryBudget.check(data.count + elements * SVGDecoder.bytesPerElement, budget: options.maxMemory)
+        let embedded = try SVGEmbeddedImages(data, options: options).bytes
+        // The tree is built as it is parsed, and the images inside it decoded as it is
+        // drawn, so their memory is checked first.
+        let held = data.count.addingReportingOverflow(elements * SVGDecoder.bytesPerElement).partialValue
+        try MemoryBudget.check(min(held.addingReportingOverflow(embedded).partialValue, Int.max / 2), budget: options.maxMemory)
         let document = try SVGDocument(try SVGCost.check(data), density: options.density)
         let size = Size(width: Int(min(ceil(document.width), 1e9)), height: Int(min(ceil(document.height), 1e9)))
-        self.init(document, size: size, elements: elements)
+        self.init(document, size: size, elements: elements, embedded: embedded)
     }
 
-    private init(_ document: SVGDocument, size: Size, elements: Int) {
+    private init(_ document: SVGDocument, size: Size, elements: Int, embedded: Int) {
         self.document = document
         self.elements = elements
-        // The parsed tree, cairo's surface and the RGBA rows made from it.
-        let bytes = Double(size.width) * Double(size.height) * 8 + Double(elements * SVGDecoder.bytesPerElement)
+        self.embedded = embedded
+        // The parsed tree, its embedded images, cairo's surface and the RGBA rows made from it.
+        let bytes = Double(size.width) * Double(size.height) * 8 + Double(elements * SVGDecoder.bytesPerElement) + Double(embedded)
         info = ImageInfo(format: .svg, size: size, channels: 4, bitDepth: 8, colorModel: .rgba, orientation: .up,
                          interlaced: false, iccProfile: nil, exif: nil, xmp: nil, frames: 1,
                          workingBytes: bytes >= Double(Int.max / 4) ? Int.max / 4 : Int(bytes))
     }
 
-    func drawn(at size: Size) throws -> (any RowDecoder)? { SVGDecoder(document, size: size, elements: elements) }
+    func drawn(at size: Size) throws -> (any RowDecoder)? { SVGDecoder(document, size: size, elements: elements, embedded: embedded) }
 
     func decode(region: Rect?, shrink: Int, options: DecodeOptions,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
