@@ -1,8 +1,9 @@
 import ImageScaler
 
 /// libFuzzer target for the formats without a fuzz target of their own (WebP, GIF, HEIC,
-/// AVIF, PNM, TIFF and JPEG XL; scripts/fuzz webp|gif|heif|pnm|tiff|jxl seeds it with that format): sniffing, header,
-/// whole decode, a thumbnail through the pipeline, damage tolerated. Bad input must only
+/// AVIF, PNM, TIFF, JPEG XL and SVG; scripts/fuzz webp|gif|heif|pnm|tiff|jxl|svg seeds it
+/// with that format): sniffing, header, whole decode, a thumbnail through the pipeline,
+/// every frame of an animation, damage tolerated. Bad input must only
 /// ever throw, within the memory budget.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFormats(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -14,6 +15,14 @@ public func fuzzFormats(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = try? ImageCodec.decode(bytes, options: options)
     let fill = ImageOperation.fill(Size(width: 7, height: 5), from: nil, origin: .topLeft, gravity: .centre)
     _ = try? fill.render(bytes, as: .png, decode: options)
+    // Every frame of an animation (APNG, animated WebP and GIF, JPEG XL) through the
+    // compositor and the animation encoders, a few frames at most.
+    var frames = options
+    frames.maxFrames = 8
+    var animated = RenderSettings()
+    animated.animated = true
+    _ = try? fill.render(bytes, as: .webp, decode: frames, settings: animated)
+    _ = try? fill.render(bytes, as: .gif, decode: frames, settings: animated)
     options.failOn = .none
     _ = try? ImageOperation.fit(Size(width: 9, height: 9)).render(bytes, as: .jpeg, decode: options)
     return 0

@@ -27,6 +27,12 @@ func exercise(_ bytes: [UInt8]) {
     twoThreads.threads = 2
     _ = try? fill.render(bytes, as: .png, decode: options, settings: twoThreads)
     _ = try? ImageOperation.convert.render(bytes, as: .png, decode: options, settings: twoThreads)
+    // An APNG's frames through the compositor and the animation encoder, a few at most.
+    var frames = options
+    frames.maxFrames = 8
+    var animated = RenderSettings()
+    animated.animated = true
+    _ = try? fill.render(bytes, as: .webp, decode: frames, settings: animated)
     // Damage decoded through instead of refused: partial rows, bad CRCs used.
     var tolerant = options
     tolerant.failOn = .none

@@ -12,7 +12,7 @@ struct CompareServer {
     let width: Int
 
     /// A request read, or why it could not be.
-    private enum Request: Sendable {
+    enum Request: Sendable {
         case pair(expected: String, actual: String, diff: String?, rule: GoldenRules.Rule?)
         case bad(String)
     }
@@ -84,7 +84,7 @@ struct CompareServer {
         return CompareCommand.Outcome(name: "", expected: "", actual: "", status: .error, line: why, json: j.text)
     }
 
-    private static func parse(_ text: String) -> Request {
+    static func parse(_ text: String) -> Request {
         do {
             guard case .object(let fields) = try JSONValue.parse(Array(text.utf8)) else { return .bad("a request is a JSON object") }
             var expected: String?, actual: String?, diff: String?, rule: GoldenRules.Rule?

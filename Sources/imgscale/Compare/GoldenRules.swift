@@ -52,6 +52,12 @@ struct GoldenRules {
         guard st.st_mode & S_IFMT == S_IFREG else { throw bad("is \(ImageFile.kind(st.st_mode)), not a regular file") }
         let bytes: [UInt8]
         do { bytes = try ImageFile.read(path, limit: 1 << 20, regularOnly: true) } catch { throw bad("cannot be read: \(ErrorText.describe(error)) (a rules file holds at most 1 MiB)") }
+        return try parse(bytes, path: path)
+    }
+
+    /// The rules a file at `path` holds in `bytes` (named in its messages).
+    static func parse(_ bytes: [UInt8], path: String) throws -> GoldenRules {
+        func bad(_ what: String) -> Invalid { Invalid(message: "\(FileName.display(path)): \(what)") }
         let document: JSONValue, lines: [Int]
         do { (document, lines) = try JSONValue.parseWithLines(bytes) } catch let e as JSONValue.ParseError { throw bad("not JSON: \(e.message)") }
         guard case .object(let top) = document else { throw bad("the file must hold an object with \"rules\"") }
