@@ -22,6 +22,7 @@ let package = Package(
         // librsvg is opened on first use too (svg_shim.h says why), so building needs no
         // librsvg or cairo headers.
         .target(name: "CSVGShim", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CAVIFShim"),
         .target(name: "CGIFShim", linkerSettings: [.linkedLibrary("gif"), .linkedLibrary("cgif")]),
         // libtiff is opened on first use (tiff_api.c), as libheif is.
         .target(name: "CTIFFShim"),
@@ -34,7 +35,7 @@ let package = Package(
         .target(name: "CHashShim"),
         // main's argc and argv, which the Swift runtime cannot read without /proc.
         .target(name: "CArgumentsShim"),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CJXLShim", "CHEIFShim", "CSVGShim", "CResample"]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CJXLShim", "CHEIFShim", "CAVIFShim", "CSVGShim", "CResample"]),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.

@@ -22,7 +22,7 @@ final class OptimizeJPEGTests: XCTestCase {
             photos = '\(CLI.testdata)/photos'
             sources = []
             if os.path.isdir(photos):
-                for p in sweep_sample(sorted(os.listdir(photos)), 3):
+                for p in sweep_sample(sorted(os.listdir(photos)), 6):
                     for w in ('256', '1024'):
                         name = f'{p[:-4]}-{w}.png'
                         subprocess.run([exe, 'fit', '--size', w + 'x', os.path.join(photos, p), '-o', name], check=True)

@@ -1,17 +1,22 @@
+import CAVIFShim
 import CHEIFShim
 
 extension ImageFormat {
     public static let avif = ImageFormat(registering: "avif")
 }
 
-/// AVIF (AV1 in HEIF) through libheif and its AV1 plugins, opened on first use.
+/// AVIF (AV1 in HEIF) through libheif and its AV1 plugins, opened on first use; an image
+/// sequence through libavif (`AVIFSequenceDecoder`).
 extension CodecDescriptor {
     static let avif = CodecDescriptor(
         format: .avif, displayName: "AVIF", extensions: ["avif"],
         matches: { HEIFBrand.of($0) == .avif },
-        decoder: { data, _ in try HEIFDecoder(data, format: .avif) },
+        // A sequence is read as avifdec reads it, through libavif; a still through libheif.
+        decoder: { data, options in
+            AVIFSequenceDecoder.reads(data) ? try AVIFSequenceDecoder(data, options: options) as any RowDecoder : try HEIFDecoder(data, format: .avif)
+        },
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
-        libraries: { [("libheif", String(cString: cheif_version()))] },
+        libraries: { [("libheif", String(cString: cheif_version()))] + (cavif_version().pointee == 0 ? [] : [("libavif", String(cString: cavif_version()))]) },
         writer: Writer(options: [.quality, .effort, .subsampling, .lossless], encodeWork: 100,
                        rows: { HEIFEncoder(format: .avif, width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },

@@ -1,0 +1,90 @@
+import CAVIFShim
+
+/// An AVIF image sequence (a `moov` of AV1 frames, with or without a still item beside
+/// it) as a `RowDecoder`, through libavif: its first frame, as `avifdec` shows it (the
+/// track, not the still libheif would read; a file with no still at all libheif refuses),
+/// RGB or RGBA with straight alpha, 8 bits for rows and 16 through `decodeWide` for a
+/// source of 10 or 12, and every frame under `--animated` (`AVIFFrameReader`). A frame is
+/// refused over the pixel limit before it is decoded.
+struct AVIFSequenceDecoder: RowDecoder {
+    let data: [UInt8]
+    let info: ImageInfo
+    let capabilities = DecoderCapabilities()
+
+    /// A file whose top-level boxes hold a `moov`, or that says it is a sequence (major
+    /// brand `avis`) and holds no still (`meta`): an image sequence, whole or cut short.
+    static func reads(_ data: [UInt8]) -> Bool {
+        let boxes = ISOBox.children(of: data, in: 0 ..< data.count, partial: true) ?? []
+        if boxes.contains(where: { $0.type == "moov" }) { return true }
+        guard let ftyp = boxes.first, ftyp.type == "ftyp", ftyp.payload.count >= 4 else { return false }
+        return String(decoding: data[ftyp.payload.prefix(4)], as: UTF8.self) == "avis" && !boxes.contains { $0.type == "meta" }
+    }
+
+    init(_ data: [UInt8], options: DecodeOptions) throws {
+        self.data = data
+        let (raw, reader) = try AVIFSequenceDecoder.open(data, options: options)
+        cavif_close(reader)
+        let alpha = raw.has_alpha != 0
+        let size = Size(width: Int(raw.width), height: Int(raw.height))
+        let channels = alpha ? 4 : 3
+        var info = ImageInfo(format: .avif, size: size, channels: channels, bitDepth: max(8, Int(raw.depth)),
+                             colorModel: alpha ? .rgba : .rgb, orientation: .up, interlaced: false,
+                             iccProfile: nil, exif: nil, xmp: nil)
+        info.frames = max(1, Int(raw.frames))
+        // The decoder's YUV planes (16-bit past 8 bits) beside the RGB frame.
+        info.workingBytes = size.width * size.height * (channels + 3) * (raw.depth > 8 ? 2 : 1)
+        self.info = info
+    }
+
+    private static func open(_ data: [UInt8], options: DecodeOptions) throws -> (cavif_info, OpaquePointer) {
+        var raw = cavif_info()
+        var message = ShimMessage()
+        let limit = UInt32(clamping: options.maxPixels > 0 ? options.maxPixels : Int(UInt32.max))
+        let reader = data.withUnsafeBufferPointer { d in
+            message.with { cavif_open(d.baseAddress, d.count, UInt32(ImageFormat.avif.maxSide), limit, &raw, $0, $1) }
+        }
+        guard let reader else { throw DecodeError.invalid(.avif, message.text) }
+        return (raw, reader)
+    }
+
+    /// The first frame into `out`, `sampleBytes` a sample.
+    private func first(into out: UnsafeMutableRawBufferPointer, sampleBytes: Int, options: DecodeOptions) throws {
+        try options.check(info.size)
+        let (_, reader) = try AVIFSequenceDecoder.open(data, options: options)
+        defer { cavif_close(reader) }
+        var message = ShimMessage()
+        var duration: UInt32 = 0
+        let status = message.with {
+            cavif_next(reader, Int32(info.channels), Int32(sampleBytes), out.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                       info.size.width * info.channels * sampleBytes, &duration, $0, $1)
+        }
+        if status == 1 { throw DecodeError.invalid(.avif, "the sequence has no frame") }
+        guard status == 0 else { throw DecodeError.invalid(.avif, message.text) }
+    }
+
+    func frames(options: DecodeOptions) throws -> (any FrameReader)? {
+        info.frames > 1 ? try AVIFFrameReader(data, canvas: info.size, options: options) : nil
+    }
+
+    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? {
+        guard info.bitDepth > 8 else { return nil }
+        var samples = [UInt16](repeating: 0, count: info.size.width * info.size.height * info.channels)
+        try samples.withUnsafeMutableBytes { try first(into: $0, sampleBytes: 2, options: options) }
+        return (WideImage(width: info.size.width, height: info.size.height, channels: info.channels, samples: samples), info)
+    }
+
+    func decode(region: Rect?, shrink: Int, options: DecodeOptions,
+                begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
+        let (width, height, channels) = (info.size.width, info.size.height, info.channels)
+        let rowBytes = width * channels
+        var pixels = PixelBuffer.samples(count: rowBytes * height)
+        try pixels.withUnsafeMutableBytes { try first(into: $0, sampleBytes: 1, options: options) }
+        try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
+        try pixels.withUnsafeBufferPointer { p in
+            for y in stride(from: 0, to: height, by: 16) {
+                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
+            }
+        }
+        return info
+    }
+}
