@@ -27,7 +27,8 @@ func exercise(_ bytes: [UInt8]) {
     twoThreads.threads = 2
     _ = try? fill.render(bytes, as: .png, decode: options, settings: twoThreads)
     _ = try? ImageOperation.convert.render(bytes, as: .png, decode: options, settings: twoThreads)
-    // An APNG's frames through the compositor and the animation encoder, a few at most.
+    // An APNG asked for its frames (refused in one line today; the still path above reads
+    // its first), a few at most.
     var frames = options
     frames.maxFrames = 8
     var animated = RenderSettings()
