@@ -79,14 +79,15 @@ struct TIFFLayout: Equatable, Sendable {
         // image anyone made, only work.
         guard samples <= colour + 16 else { throw refuse("\(samples) samples a pixel, over the \(colour) of its colour model and 16 extra") }
         switch (raw.extra_alpha, samples > colour) {
-        case (1, true): alpha = .premultiplied
+        // A palette's alpha is a second sample beside the index, straight as Pillow's PA
+        // (colours looked up cannot have been multiplied by it).
+        case (1, true): if case .palette = model { alpha = .straight } else { alpha = .premultiplied }
         case (2, true): alpha = .straight
         // One sample more than the colour needs and no ExtraSamples tag to say what it
         // is: writers that forget the tag mean alpha (Pillow and libvips read it so).
         case (3, true) where samples == colour + 1 && (model == .rgb || colour == 1 && raw.photometric <= 1): alpha = .straight
         default: alpha = .none
         }
-        if case .palette = model, alpha != .none { throw refuse("a palette image with alpha") }
         if case .cmyk = model, alpha != .none { throw refuse("CMYK with alpha is not read yet") }
         if bits < 8, !(colour == 1 && samples == 1) { throw refuse("\(bits)-bit samples in a pixel of \(samples); imgscale reads them for gray and palette") }
         orientation = Orientation(rawValue: Int(raw.orientation)) ?? .up
@@ -106,7 +107,7 @@ struct TIFFLayout: Equatable, Sendable {
         switch model {
         case .gray: return alpha == .none ? 1 : 2
         case .rgb: return alpha == .none ? 3 : 4
-        case .palette: return 3
+        case .palette: return alpha == .none ? 3 : 4
         case .cmyk: return 4
         }
     }
@@ -118,7 +119,7 @@ struct TIFFLayout: Equatable, Sendable {
         switch model {
         case .gray: return alpha == .none ? .gray : .grayAlpha
         case .rgb: return alpha == .none ? .rgb : .rgba
-        case .palette: return .palette
+        case .palette: return alpha == .none ? .palette : .rgba
         case .cmyk: return .cmyk
         }
     }
@@ -185,7 +186,10 @@ struct TIFFLayout: Equatable, Sendable {
             func eight(_ v: Int) -> UInt8 { UInt8(bits == 8 ? v : (v * 255 + 32767) / 65535) }
             let d = dst + x * out
             let colour = alpha == .none ? out : out - 1
-            let a = alpha == .none ? full : raw(colour == 1 ? 1 : 3)
+            // The alpha sample follows the colour's: one sample of gray or a palette index, three of RGB.
+            var stored = colour
+            if case .palette = model { stored = 1 }
+            let a = alpha == .none ? full : raw(stored == 1 ? 1 : 3)
             func straight(_ v: Int) -> Int {
                 guard alpha == .premultiplied else { return v }
                 // Truncating, as Pillow's unpacker (RGBa) does.
