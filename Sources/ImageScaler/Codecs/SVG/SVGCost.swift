@@ -45,30 +45,22 @@ struct SVGCost {
         let text = data
         let n = text.count
         var i = 0
-        func starts(_ s: String, at p: Int) -> Bool {
-            let u = Array(s.utf8)
-            return p + u.count <= n && text[p..<p + u.count].elementsEqual(u)
-        }
-        func find(_ s: String, from p: Int) -> Int? {
-            let u = Array(s.utf8)
-            var q = p
-            while q + u.count <= n {
-                if text[q] == u[0] && text[q..<q + u.count].elementsEqual(u) { return q }
-                q += 1
-            }
-            return nil
-        }
+        func starts(_ marker: [UInt8], at p: Int) -> Bool { SVGBytes.starts(marker, at: p, in: text) }
+        func find(_ marker: [UInt8], from p: Int) -> Int? { SVGBytes.find(marker, from: p, in: text) }
         while i < n, refusal == nil {
             guard text[i] == 0x3C else { i += 1; continue }
-            if starts("<!--", at: i) { i = (find("-->", from: i + 4) ?? n) + 3; continue }
-            if starts("<![CDATA[", at: i) { i = (find("]]>", from: i + 9) ?? n) + 3; continue }
-            if starts("<?", at: i) || starts("<!", at: i) { i = (find(">", from: i + 2) ?? n) + 1; continue }
-            if starts("</", at: i) {
+            if starts(SVGBytes.commentOpen, at: i) { i = (find(SVGBytes.commentClose, from: i + 4) ?? n) + 3; continue }
+            if starts(SVGBytes.cdataOpen, at: i) { i = (find(SVGBytes.cdataClose, from: i + 9) ?? n) + 3; continue }
+            if starts(SVGBytes.processing, at: i) || starts(SVGBytes.declaration, at: i) {
+                i = (find(SVGBytes.tagClose, from: i + 2) ?? n) + 1
+                continue
+            }
+            if starts(SVGBytes.endTag, at: i) {
                 if stack.count > 1 {
                     if filterStack.last == stack.last { filterStack.removeLast() }
                     stack.removeLast()
                 }
-                i = (find(">", from: i + 2) ?? n) + 1
+                i = (find(SVGBytes.tagClose, from: i + 2) ?? n) + 1
                 continue
             }
             // A start tag: its name, then attributes to `>` or `/>`.

@@ -22,7 +22,7 @@ struct SVGEmbeddedImages {
         var seen = Set<[UInt8]>()
         let text = SVGEmbeddedImages.referencesResolved(document)
         var i = 0
-        while let start = SVGEmbeddedImages.find(Array("data:".utf8), in: text, from: i) {
+        while let start = SVGBytes.find(SVGBytes.dataScheme, from: i, in: text, anyCase: true) {
             // A URI is an attribute's value or a CSS url(): "data:" in text is not one.
             guard start > 0, [0x22, 0x27, 0x28].contains(text[start - 1]) else { i = start + 5; continue }
             let (uri, end) = SVGEmbeddedImages.uri(in: text, at: start)
@@ -89,19 +89,6 @@ struct SVGEmbeddedImages {
         case 0x41...0x46 where hex: return Int(c - 0x41 + 10)
         default: return nil
         }
-    }
-
-    /// The first `needle` at or after `from`, ASCII letters in any case.
-    private static func find(_ needle: [UInt8], in text: [UInt8], from: Int) -> Int? {
-        guard needle.count <= text.count else { return nil }
-        var i = from
-        while i + needle.count <= text.count {
-            var k = 0
-            while k < needle.count, text[i + k] | 0x20 == needle[k] | 0x20 { k += 1 }
-            if k == needle.count { return i }
-            i += 1
-        }
-        return nil
     }
 
     /// The URI starting at `start` (at `data:`, after a quote or a parenthesis), ended by
