@@ -45,6 +45,18 @@ struct CLI {
     /// Runs a bash script as a user would type it, with $IMGSCALE the built binary: for
     /// what Process cannot express (non-UTF-8 argv bytes, `>(cmd)`, FIFOs).
     @discardableResult
+    /// The peak RSS in MiB of a run under scripts/peak-rss and its stderr without the
+    /// peak-rss line; a failure when the line is missing, so no bound passes unmeasured.
+    static func peak(_ r: Result, file: StaticString = #filePath, line: UInt = #line) -> (mib: Double, stderr: String) {
+        var lines = r.stderr.split(separator: "\n").map(String.init)
+        guard let last = lines.popLast(), last.hasPrefix("peak-rss: "),
+              let kib = last.split(separator: " ").first(where: { $0.hasPrefix("kib=") }).flatMap({ Double($0.dropFirst(4)) }) else {
+            XCTFail("no peak-rss line: \(r.stderr)", file: file, line: line)
+            return (.infinity, r.stderr)
+        }
+        return (kib / 1024, lines.joined(separator: "\n"))
+    }
+
     static func sh(_ script: String, cwd: String? = nil, argv0: String? = nil) -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")

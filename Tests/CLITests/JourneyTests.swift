@@ -4,15 +4,8 @@ import XCTest
 /// output checked by an outside reader (Pillow), the exit status, the one-line errors and,
 /// where the budget is the point, the peak RSS measured by scripts/peak-rss.
 final class JourneyTests: XCTestCase {
-    /// The peak RSS in MiB and the stderr without its peak-rss line; fails when the line is missing.
     private func peak(_ r: CLI.Result, file: StaticString = #filePath, line: UInt = #line) -> (mib: Double, stderr: String) {
-        var lines = r.stderr.split(separator: "\n").map(String.init)
-        guard let last = lines.popLast(), last.hasPrefix("peak-rss: "),
-              let kib = last.split(separator: " ").first(where: { $0.hasPrefix("kib=") }).flatMap({ Double($0.dropFirst(4)) }) else {
-            XCTFail("no peak-rss line: \(r.stderr)", file: file, line: line)
-            return (.infinity, r.stderr)
-        }
-        return (kib / 1024, lines.joined(separator: "\n"))
+        CLI.peak(r, file: file, line: line)
     }
 
     /// The process's own peak RSS (`--version`), measured once.

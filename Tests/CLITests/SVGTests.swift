@@ -142,10 +142,8 @@ final class SVGTests: XCTestCase {
             XCTAssertEqual(r.status, 1, name + ": " + r.stderr)
             XCTAssertTrue(r.stderr.contains("\(name).svgz: invalid SVG: \(message)"), r.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: "\(dir)/\(name).png"))
-            let kib = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak-rss: kib=") }
-                .flatMap { Int($0.dropFirst("peak-rss: kib=".count).prefix { $0.isNumber }) }
-            XCTAssertNotNil(kib, "peak-rss measured: \(r.stderr)")
-            if !Sweep.sanitized { XCTAssertLessThan(kib ?? .max, 200 << 10, name) }
+            let mib = CLI.peak(r).mib
+            if !Sweep.sanitized { XCTAssertLessThan(mib, 200, name) }
         }
     }
 
@@ -218,10 +216,8 @@ final class SVGTests: XCTestCase {
             XCTAssertEqual(r.status, 1, name + ": " + r.stderr)
             XCTAssertTrue(r.stderr.contains("\(name).svg: ") && r.stderr.contains(message), r.stderr)
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 2, r.stderr)
-            let kib = r.stderr.split(separator: "\n").first { $0.hasPrefix("peak-rss: kib=") }
-                .flatMap { Int($0.dropFirst("peak-rss: kib=".count).prefix { $0.isNumber }) }
-            XCTAssertNotNil(kib, "peak-rss measured: \(r.stderr)")
-            if !Sweep.sanitized { XCTAssertLessThan(kib ?? .max, 100 << 10, name) }
+            let mib = CLI.peak(r).mib
+            if !Sweep.sanitized { XCTAssertLessThan(mib, 100, name) }
         }
         for memory in ["64M", "512M"] {
             let r = run(["convert", "--max-memory", memory, dir + "/drawn.svg", "-o", "\(dir)/drawn-\(memory).png"])

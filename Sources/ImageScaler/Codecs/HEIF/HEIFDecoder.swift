@@ -106,11 +106,7 @@ struct HEIFDecoder: RowDecoder {
             }
         }
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
-        try pixels.withUnsafeBufferPointer { p in
-            for y in stride(from: 0, to: height, by: 16) {
-                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
-            }
-        }
+        try pixels.withUnsafeBufferPointer { try RowChunk.handOver($0, height: height, bytesPerRow: rowBytes, to: rows) }
         return info
     }
 }

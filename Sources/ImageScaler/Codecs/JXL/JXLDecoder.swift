@@ -101,11 +101,7 @@ struct JXLDecoder: RowDecoder {
             info.warnings.append(warning)
         }
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
-        try pixels.withUnsafeBufferPointer { p in
-            for y in stride(from: 0, to: height, by: 16) {
-                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
-            }
-        }
+        try pixels.withUnsafeBufferPointer { try RowChunk.handOver($0, height: height, bytesPerRow: rowBytes, to: rows) }
         return info
     }
 }

@@ -90,11 +90,7 @@ struct SVGDecoder: RowDecoder {
         try document.draw(info.size, into: &pixels)
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: 4))
         let rowBytes = width * 4
-        try pixels.withUnsafeBufferPointer { p in
-            for y in stride(from: 0, to: height, by: 16) {
-                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
-            }
-        }
+        try pixels.withUnsafeBufferPointer { try RowChunk.handOver($0, height: height, bytesPerRow: rowBytes, to: rows) }
         return info
     }
 }

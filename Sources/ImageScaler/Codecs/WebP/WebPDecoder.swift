@@ -82,11 +82,7 @@ struct WebPDecoder: RowDecoder {
                                  + "\(done) of \(height) rows decoded, the rest left black")
         }
         try begin(DecodedRegion(rect: Rect(x: 0, y: 0, width: width, height: height), channels: channels))
-        try pixels.withUnsafeBufferPointer { p in
-            for y in stride(from: 0, to: height, by: 16) {
-                try rows(RowChunk(firstRow: y, count: min(16, height - y), bytesPerRow: rowBytes, pixels: p.baseAddress! + y * rowBytes))
-            }
-        }
+        try pixels.withUnsafeBufferPointer { try RowChunk.handOver($0, height: height, bytesPerRow: rowBytes, to: rows) }
         return info
     }
 }
