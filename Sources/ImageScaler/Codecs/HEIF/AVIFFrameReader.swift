@@ -14,15 +14,9 @@ final class AVIFFrameReader: FrameReader {
 
     init(_ data: [UInt8], canvas: Size, options: DecodeOptions) throws {
         self.data = data
-        var raw = cavif_info()
-        var message = ShimMessage()
-        let limit = UInt32(clamping: options.maxPixels > 0 ? options.maxPixels : Int(UInt32.max))
         // libavif reads from the bytes it is given for as long as the reader lives: the
         // array is kept in `data`, whose storage does not move.
-        let reader = self.data.withUnsafeBufferPointer { d in
-            message.with { cavif_open(d.baseAddress, d.count, UInt32(ImageFormat.avif.maxSide), limit, &raw, $0, $1) }
-        }
-        guard let reader else { throw DecodeError.invalid(.avif, message.text) }
+        let (raw, reader) = try AVIFSequenceDecoder.open(self.data, options: options)
         guard raw.width == canvas.width, raw.height == canvas.height else {
             cavif_close(reader)
             throw DecodeError.invalid(.avif, "the sequence's size changed between two reads")

@@ -36,7 +36,9 @@ struct AVIFSequenceDecoder: RowDecoder {
         self.info = info
     }
 
-    private static func open(_ data: [UInt8], options: DecodeOptions) throws -> (cavif_info, OpaquePointer) {
+    /// libavif's reader over `data` (which must outlive it) and the sequence's facts, the
+    /// frame held to the pixel limit and the format's side.
+    static func open(_ data: [UInt8], options: DecodeOptions) throws -> (cavif_info, OpaquePointer) {
         var raw = cavif_info()
         var message = ShimMessage()
         let limit = UInt32(clamping: options.maxPixels > 0 ? options.maxPixels : Int(UInt32.max))
