@@ -45,8 +45,11 @@ public struct RGBColor: Equatable, Sendable {
 
     /// "rrggbb", or "rrggbbaa" when not opaque, as `--background` takes it.
     public var hex: String {
-        let digits = Array("0123456789abcdef")
-        return (isOpaque ? [red, green, blue] : [red, green, blue, alpha]).map { String([digits[Int($0 >> 4)], digits[Int($0 & 15)]]) }.joined()
+        let digits: [Character] = Array("0123456789abcdef")
+        let bytes: [UInt8] = isOpaque ? [red, green, blue] : [red, green, blue, alpha]
+        var out = ""
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return out
     }
 
     public var isGray: Bool { red == green && green == blue }

@@ -88,8 +88,9 @@ final class GIFFrameWriter {
         var transparent = false
         rgba.withUnsafeBufferPointer { p in
             let cut = MedianCut(rgba: p, limit: 255)
-            colours = stride(from: 0, to: cut.palette.count, by: 3).map {
-                UInt32(cut.palette[$0]) << 16 | UInt32(cut.palette[$0 + 1]) << 8 | UInt32(cut.palette[$0 + 2])
+            colours = stride(from: 0, to: cut.palette.count, by: 3).map { (k: Int) -> UInt32 in
+                let r = UInt32(cut.palette[k]) << 16, g = UInt32(cut.palette[k + 1]) << 8
+                return r | g | UInt32(cut.palette[k + 2])
             }
             for i in 0..<count {
                 let q = i * 4
@@ -105,7 +106,9 @@ final class GIFFrameWriter {
 
     /// A table's RGB bytes: the transparent entry, then `colours` (0xRRGGBB).
     private static func entries(_ colours: [UInt32]) -> [UInt8] {
-        [0, 0, 0] + colours.flatMap { [UInt8($0 >> 16), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] }
+        var out: [UInt8] = [0, 0, 0]
+        for c in colours { out += [UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)] }
+        return out
     }
 
     /// `rgb` padded to a power of two entries of at least 2.

@@ -60,9 +60,13 @@ final class OptimizingJPEGEncoder: RowEncoder {
                 // JFIF's YCbCr, times 4, in 1/65536ths: each row of weights sums to 2^18.
                 for x in 0..<width {
                     let red = Int32(row[3 * x]), green = Int32(row[3 * x + 1]), blue = Int32(row[3 * x + 2])
-                    y[x] = (78381 &* red &+ 153879 &* green &+ 29884 &* blue &+ 32768) >> 16
-                    cb[x] = (-44233 &* red &- 86839 &* green &+ 131072 &* blue &+ (512 << 16) &+ 32768) >> 16
-                    cr[x] = (131072 &* red &- 109757 &* green &- 21315 &* blue &+ (512 << 16) &+ 32768) >> 16
+                    let half: Int32 = 32768, offset: Int32 = (512 << 16) &+ 32768
+                    let yr: Int32 = 78381 &* red, yg: Int32 = 153879 &* green, yb: Int32 = 29884 &* blue
+                    y[x] = (yr &+ yg &+ yb &+ half) >> 16
+                    let br: Int32 = -44233 &* red, bg: Int32 = 86839 &* green, bb: Int32 = 131072 &* blue
+                    cb[x] = (br &- bg &+ bb &+ offset) >> 16
+                    let rr: Int32 = 131072 &* red, rg: Int32 = 109757 &* green, rb: Int32 = 21315 &* blue
+                    cr[x] = (rr &- rg &- rb &+ offset) >> 16
                 }
             }
             for c in 0..<channels {

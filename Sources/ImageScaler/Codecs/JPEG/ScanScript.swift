@@ -16,10 +16,13 @@ struct ScanScript: Sendable {
     /// Scans for C: 9 ints each, or -1 scans for libjpeg's own progression.
     var count: Int { simple ? -1 : scans.count }
     var fields: [Int32] {
-        scans.flatMap { s in
-            [Int32(s.components.count)] + (0..<4).map { Int32($0 < s.components.count ? s.components[$0] : 0) }
-                + [Int32(s.first), Int32(s.last), Int32(s.high), Int32(s.low)]
+        var out: [Int32] = []
+        for s in scans {
+            out.append(Int32(s.components.count))
+            for k in 0..<4 { out.append(Int32(k < s.components.count ? s.components[k] : 0)) }
+            out += [Int32(s.first), Int32(s.last), Int32(s.high), Int32(s.low)]
         }
+        return out
     }
 
     static let sequential = ScanScript(scans: [])
