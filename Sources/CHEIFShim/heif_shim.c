@@ -108,9 +108,19 @@ cheif_reader *cheif_open(const uint8_t *data, size_t size, int max_side, cheif_i
     return r;
 }
 
+/* A limited-range level of `bits` (16..235 at 8 bits) stretched to 0..2^bits-1, rounded
+   and clamped as libavif does (avifLimitedToFullY). */
+static uint32_t full_from_limited(int32_t v, int bits) {
+    int32_t low = 16 << (bits - 8), span = 219 << (bits - 8), top = (1 << bits) - 1;
+    int32_t f = ((v - low) * top + span / 2) / span;
+    return (uint32_t)(f < 0 ? 0 : f > top ? top : f);
+}
+
 /* sample_bytes 1: 8-bit samples, libheif reducing deeper sources; 2: the source's own
-   levels, widened to 16 bits. */
-static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, void *out, size_t stride, char *err, size_t errlen) {
+   levels, widened to 16 bits. limited_gray: the colour samples are a limited-range Y
+   plane libheif copied as it is (HEIFGrayRange.swift says when), stretched here. */
+static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, int limited_gray, void *out, size_t stride,
+                  char *err, size_t errlen) {
     /* libheif's default is 4 tile threads whatever the machine; 1 decodes on this one. */
     heif_context_set_max_decoding_threads(r->ctx, threads > 1 ? threads : 1);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
@@ -118,9 +128,12 @@ static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, 
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    options->convert_hdr_to_8bit = sample_bytes == 1;
-    enum heif_chroma chroma = sample_bytes == 1 ? (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
-                                                : (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE);
+    /* A deep limited-range gray plane is stretched at its own depth, then narrowed: once
+       reduced to 8 bits by libheif and stretched, it rounded twice (2 levels off avifdec). */
+    int wide = sample_bytes == 2 || (limited_gray && heif_image_handle_get_luma_bits_per_pixel(r->handle) > 8);
+    options->convert_hdr_to_8bit = !wide;
+    enum heif_chroma chroma = !wide ? (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+                                    : (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE);
     struct heif_image *image = NULL;
     struct heif_error e = heif_decode_image(r->handle, &image, heif_colorspace_RGB, chroma, options);
     heif_decoding_options_free(options);
@@ -128,7 +141,7 @@ static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, 
     int plane_stride = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &plane_stride);
     int w = heif_image_get_width(image, heif_channel_interleaved), h = heif_image_get_height(image, heif_channel_interleaved);
-    int bits = sample_bytes == 1 ? 8 : heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved);
+    int bits = !wide ? 8 : heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved);
     int status = 0;
     uint32_t want_w = heif_image_handle_get_width(r->handle), want_h = heif_image_handle_get_height(r->handle);
     if (!plane || w < 0 || h < 0 || (uint32_t)w != want_w || (uint32_t)h != want_h) {
@@ -137,18 +150,29 @@ static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, 
     } else if (bits < 8 || bits > 16) {
         snprintf(err, errlen, "decoded %d bits a sample", bits);
         status = -1;
-    } else if (sample_bytes == 1) {
-        for (int y = 0; y < h; y++) memcpy((uint8_t *)out + (size_t)y * stride, plane + (size_t)y * plane_stride, (size_t)w * channels);
+    } else if (!wide) {
+        for (int y = 0; y < h; y++) {
+            uint8_t *dst = (uint8_t *)out + (size_t)y * stride;
+            memcpy(dst, plane + (size_t)y * plane_stride, (size_t)w * channels);
+            if (limited_gray) {
+                for (size_t i = 0; i < (size_t)w * channels; i++) {
+                    if (channels < 4 || i % 4 != 3) dst[i] = (uint8_t)full_from_limited(dst[i], 8);
+                }
+            }
+        }
     } else {
         uint32_t top = (1u << bits) - 1;
         size_t n = (size_t)w * channels;
         for (int y = 0; y < h; y++) {
             const uint8_t *src = plane + (size_t)y * plane_stride;
-            uint16_t *dst = (uint16_t *)out + (size_t)y * stride;
+            uint16_t *dst16 = (uint16_t *)out + (size_t)y * stride;
+            uint8_t *dst8 = (uint8_t *)out + (size_t)y * stride;
             for (size_t i = 0; i < n; i++) {
                 uint32_t v = (uint32_t)src[2 * i] | (uint32_t)src[2 * i + 1] << 8;
                 if (v > top) v = top;
-                dst[i] = (uint16_t)((v * 65535u + top / 2) / top);
+                if (limited_gray && (channels < 4 || i % 4 != 3)) v = full_from_limited((int32_t)v, bits);
+                if (sample_bytes == 2) dst16[i] = (uint16_t)((v * 65535u + top / 2) / top);
+                else dst8[i] = (uint8_t)((v * 255u + top / 2) / top);
             }
         }
     }
@@ -156,12 +180,14 @@ static int decode(cheif_reader *r, int channels, int threads, int sample_bytes, 
     return status;
 }
 
-int cheif_decode(cheif_reader *r, int channels, int threads, uint8_t *out, size_t stride, char *err, size_t errlen) {
-    return decode(r, channels, threads, 1, out, stride, err, errlen);
+int cheif_decode(cheif_reader *r, int channels, int threads, int limited_gray, uint8_t *out, size_t stride, char *err,
+                 size_t errlen) {
+    return decode(r, channels, threads, 1, limited_gray, out, stride, err, errlen);
 }
 
-int cheif_decode16(cheif_reader *r, int channels, int threads, uint16_t *out, size_t stride, char *err, size_t errlen) {
-    return decode(r, channels, threads, 2, out, stride, err, errlen);
+int cheif_decode16(cheif_reader *r, int channels, int threads, int limited_gray, uint16_t *out, size_t stride, char *err,
+                   size_t errlen) {
+    return decode(r, channels, threads, 2, limited_gray, out, stride, err, errlen);
 }
 
 typedef struct {

@@ -31,11 +31,14 @@ cheif_reader *cheif_open(const uint8_t *data, size_t size, int max_side, cheif_i
 void cheif_close(cheif_reader *reader);
 
 /* The primary image as 8-bit RGB (channels 3) or RGBA (4, straight alpha), its grid
-   tiles decoded on at most `threads` threads of libheif's (the caller's budget). */
-int cheif_decode(cheif_reader *reader, int channels, int threads, uint8_t *out, size_t stride, char *err, size_t errlen);
+   tiles decoded on at most `threads` threads of libheif's (the caller's budget). With
+   limited_gray, the colour samples are a limited-range gray plane, stretched to full. */
+int cheif_decode(cheif_reader *reader, int channels, int threads, int limited_gray, uint8_t *out, size_t stride, char *err,
+                 size_t errlen);
 /* The same at 16 bits a sample (native order; stride counted in samples), each of the
    source's levels spread over 0-65535 by rounding; for sources of more than 8 bits. */
-int cheif_decode16(cheif_reader *reader, int channels, int threads, uint16_t *out, size_t stride, char *err, size_t errlen);
+int cheif_decode16(cheif_reader *reader, int channels, int threads, int limited_gray, uint16_t *out, size_t stride, char *err,
+                   size_t errlen);
 
 typedef struct {
     int av1;        /* 1 AVIF (AV1 through aom), 0 HEIC (HEVC through x265) */

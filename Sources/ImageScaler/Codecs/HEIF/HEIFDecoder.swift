@@ -11,6 +11,8 @@ struct HEIFDecoder: RowDecoder {
     let data: [UInt8]
     let info: ImageInfo
     let capabilities = DecoderCapabilities()
+    /// A limited-range monochrome primary, which the shim stretches (HEIFGrayRange).
+    private let limitedGray: Int32
 
     init(_ data: [UInt8], format: ImageFormat) throws {
         self.data = data
@@ -19,6 +21,7 @@ struct HEIFDecoder: RowDecoder {
         // container claims: the structure is checked before libheif reads it.
         let graph = try HEIFItemGraph(data, format: format)
         try graph.validate(as: format)
+        limitedGray = HEIFGrayRange.isLimitedMonochrome(graph) ? 1 : 0
         var raw = cheif_info()
         var message = ShimMessage()
         let reader = data.withUnsafeBufferPointer { d in
@@ -69,7 +72,7 @@ struct HEIFDecoder: RowDecoder {
         var samples = [UInt16](repeating: 0, count: width * height * channels)
         try read { reader, message in
             samples.withUnsafeMutableBufferPointer { out in
-                message.with { cheif_decode16(reader, Int32(channels), 1, out.baseAddress, width * channels, $0, $1) }
+                message.with { cheif_decode16(reader, Int32(channels), 1, limitedGray, out.baseAddress, width * channels, $0, $1) }
             }
         }
         return (WideImage(width: width, height: height, channels: channels, samples: samples), info)
@@ -102,7 +105,7 @@ struct HEIFDecoder: RowDecoder {
         var pixels = PixelBuffer.samples(count: rowBytes * height)
         try read { reader, message in
             pixels.withUnsafeMutableBufferPointer { out in
-                message.with { cheif_decode(reader, Int32(channels), Int32(threads), out.baseAddress, rowBytes, $0, $1) }
+                message.with { cheif_decode(reader, Int32(channels), Int32(threads), limitedGray, out.baseAddress, rowBytes, $0, $1) }
             }
         }
         try begin(DecodedRegion(rect: Rect(size: info.size), channels: channels))
