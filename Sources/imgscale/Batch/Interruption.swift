@@ -2,12 +2,16 @@
 import Glibc
 #endif
 import ImageScaler
+import Synchronization
 
+// Atomics, not sig_atomic_t: jobs on several threads of one process (InProcessPool)
+// check and mark them at once, which ThreadSanitizer rightly called a data race. Their
+// lock-free loads and stores are safe in a signal handler too.
 /// The signal (SIGTERM or SIGINT) that asked this process to stop, 0 while none has.
-nonisolated(unsafe) private var interruptionPending: sig_atomic_t = 0
+private let interruptionPending = Atomic<Int32>(0)
 /// Set from the first output a job writes until its outcome has been handed on: a stop
 /// that arrives then waits for the outcome, so no output exists that no report names.
-nonisolated(unsafe) private var interruptionCommitting: sig_atomic_t = 0
+private let interruptionCommitting = Atomic<Int32>(0)
 /// What the handler writes when it ends the process at once (stderr, then the report).
 nonisolated(unsafe) private var interruptionMessage: (line: [UInt8], report: [UInt8], fd: Int32) = ([], [], -1)
 /// The parent a worker was forked from; 0 outside a worker.
@@ -41,8 +45,8 @@ enum Interruption {
     private static func install() {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { s in
-            interruptionPending = s
-            guard interruptionCommitting == 0 else { return }
+            interruptionPending.store(s, ordering: .sequentiallyConsistent)
+            guard interruptionCommitting.load(ordering: .sequentiallyConsistent) == 0 else { return }
             let m = interruptionMessage
             _ = m.line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             if m.fd >= 0 { _ = m.report.withUnsafeBytes { write(m.fd, $0.baseAddress, $0.count) } }
@@ -56,18 +60,20 @@ enum Interruption {
     /// parent has died (its report could never name the file). The first call marks the
     /// job as committing.
     static func checkBeforeWriting() throws {
-        interruptionCommitting = 1
-        if interruptionPending != 0 { throw Interrupted(signal: interruptionPending) }
+        interruptionCommitting.store(1, ordering: .sequentiallyConsistent)
+        let pending = interruptionPending.load(ordering: .sequentiallyConsistent)
+        if pending != 0 { throw Interrupted(signal: pending) }
         if interruptionParent != 0 && getppid() != interruptionParent { throw Interrupted(signal: SIGKILL) }
     }
 
     /// After the job's outcome has been handed on: ends the process if a stop came
     /// meanwhile.
     static func jobHandedOn() {
-        interruptionCommitting = 0
-        if interruptionPending != 0 { _exit(128 + interruptionPending) }
+        interruptionCommitting.store(0, ordering: .sequentiallyConsistent)
+        let pending = interruptionPending.load(ordering: .sequentiallyConsistent)
+        if pending != 0 { _exit(128 + pending) }
     }
 
     /// The signal that asked for a stop, 0 when none has.
-    static var pending: Int32 { interruptionPending }
+    static var pending: Int32 { interruptionPending.load(ordering: .sequentiallyConsistent) }
 }
