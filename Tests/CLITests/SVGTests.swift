@@ -176,6 +176,44 @@ final class SVGTests: XCTestCase {
         XCTAssertEqual(CLI.size(dir + "/fractional.png"), "151x41")
     }
 
+    /// An `<image>` that refers to the document itself (`href=""`, its own name, `./` and
+    /// its name) draws the document once inside itself, as rsvg-convert draws it from the
+    /// file, at the document's size and at a larger fill; a name that is another file
+    /// beside it still loads nothing; hundreds of self-references are refused in one line.
+    func testAnImageReferringToItsOwnDocumentDrawsAsRsvgConvert() throws {
+        let rsvg = try rsvgConvert()
+        let dir = CLI.tempDir()
+        func document(_ href: String, attribute: String = "xlink:href", images: Int = 1) -> String {
+            #"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="48">"#
+                + #"<rect width="64" height="48" fill="rgb(51,170,119)"/><circle cx="20" cy="20" r="14" fill="rgb(204,51,51)"/>"#
+                + String(repeating: #"<image x="24" y="16" width="32" height="24" \#(attribute)="\#(href)"/>"#, count: images) + "</svg>"
+        }
+        for (name, href, attribute) in [("empty", "", "xlink:href"), ("named", "named.svg", "xlink:href"),
+                                        ("dotted", "./dotted.svg", "xlink:href"), ("spaces", " ", "href")] {
+            let svg = "\(dir)/\(name).svg"
+            write(document(href, attribute: attribute), svg)
+            XCTAssertEqual(run(["convert", svg, "-o", "\(dir)/\(name).png"]).status, 0, name)
+            XCTAssertEqual(run(["fill", "--size", "192x144", svg, "-o", "\(dir)/\(name)-3x.png"]).status, 0, name)
+            XCTAssertEqual(CLI.sh("\(rsvg) '\(svg)' -o '\(dir)/\(name)-rsvg.png' && \(rsvg) -z 3 '\(svg)' -o '\(dir)/\(name)-rsvg-3x.png'").status, 0)
+            for suffix in ["", "-3x"] {
+                let c = run(["compare", "\(dir)/\(name)-rsvg\(suffix).png", "\(dir)/\(name)\(suffix).png"])
+                XCTAssertEqual(c.status, 0, "\(name)\(suffix): \(c.stdout)")
+            }
+        }
+        // Another file beside it is not the document: nothing is loaded, as before.
+        write(document("empty.svg"), dir + "/other.svg")
+        XCTAssertEqual(run(["convert", dir + "/other.svg", "-o", dir + "/other.png"]).status, 0)
+        write(document("", images: 0), dir + "/bare.svg")
+        XCTAssertEqual(run(["convert", dir + "/bare.svg", "-o", dir + "/bare.png"]).status, 0)
+        XCTAssertEqual(run(["compare", dir + "/bare.png", dir + "/other.png"]).status, 0)
+        XCTAssertEqual(run(["compare", dir + "/bare.png", dir + "/empty.png"]).status, 1, "the self-reference drew nothing")
+        // 600 self-references of a 40 KB document would be 32 MB of SVG to hand librsvg.
+        write(document("", images: 600), dir + "/many.svg")
+        let many = run(["convert", "--max-memory", "64M", dir + "/many.svg", "-o", dir + "/many.png"])
+        XCTAssertEqual(many.status, 1, many.stderr)
+        XCTAssertTrue(many.stderr.contains("many.svg: invalid SVG: 600 <image> elements refer to the document itself; drawn inside it they would be over 8 MiB of SVG"), many.stderr)
+    }
+
     /// An image inside an SVG (a `data:` URI) meets the limits the same file given alone
     /// meets: a PNG over the pixel limit is refused as it is alone, one whose decode would
     /// pass the budget is refused by the budget (a character reference cannot hide its

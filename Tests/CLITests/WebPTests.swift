@@ -76,6 +76,56 @@ final class WebPTests: XCTestCase {
         XCTAssertTrue(tolerant.stderr.contains("warning: damaged WebP decoded anyway"), tolerant.stderr)
     }
 
+    /// A lossless palette index past the palette's end is transparent black in libwebp
+    /// (libwebp-test-data's bad_palette_index.webp). Whether that alpha is seen follows the
+    /// header's alpha bit, as in libwebp's own features and in its conformance sums, which
+    /// hold both decodes: with the bit set, imgscale's RGBA equals `dwebp -pam` byte for
+    /// byte; with it clear (that file's case), the image has no alpha, and imgscale's RGB
+    /// equals `dwebp -ppm` (opaque black), as Pillow, libvips and browsers show it too.
+    func testOutOfRangePaletteIndexIsLibwebpsDecodeForTheAlphaBit() throws {
+        let dwebp = try tool("dwebp")
+        let dir = CLI.tempDir()
+        // A VP8L bitstream by hand: a one-colour palette, then 16x4 indices packed eight to
+        // a byte (0x55: every other one is 1, past the palette); each prefix code has one
+        // symbol, so no pixel takes a bit.
+        try python("""
+        import struct
+        class Bits:
+            def __init__(s): s.v, s.n = 0, 0
+            def put(s, value, count): s.v |= (value & ((1 << count) - 1)) << s.n; s.n += count
+        def one_symbol(b, sym):
+            b.put(1, 1); b.put(0, 1)
+            if sym < 2: b.put(0, 1); b.put(sym, 1)
+            else: b.put(1, 1); b.put(sym, 8)
+        def vp8l(alpha_bit):
+            b = Bits()
+            b.put(0x2f, 8); b.put(15, 14); b.put(3, 14); b.put(alpha_bit, 1); b.put(0, 3)
+            b.put(1, 1); b.put(3, 2); b.put(0, 8)
+            b.put(0, 1)
+            for s in (0x40, 0x20, 0x80, 0xff, 0): one_symbol(b, s)
+            b.put(0, 1); b.put(0, 1); b.put(0, 1)
+            for s in (0x55, 0, 0, 0, 0): one_symbol(b, s)
+            data = b.v.to_bytes((b.n + 7) // 8, 'little')
+            data += b'\\0' * (len(data) % 2)
+            chunk = b'VP8L' + struct.pack('<I', len(data)) + data
+            return b'RIFF' + struct.pack('<I', 4 + len(chunk)) + b'WEBP' + chunk
+        open('bit1.webp', 'wb').write(vp8l(1))
+        open('bit0.webp', 'wb').write(vp8l(0))
+        """, in: dir)
+        for (name, ext, dwebpFormat) in [("bit1", "pam", "-pam"), ("bit0", "ppm", "-ppm")] {
+            XCTAssertEqual(CLI.sh("\(dwebp) -quiet \(dwebpFormat) '\(dir)/\(name).webp' -o '\(dir)/\(name)-ref.\(ext)'").status, 0)
+            let r = CLI.run(["convert", dir + "/\(name).webp", "-o", dir + "/\(name).\(ext)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let ours = try XCTUnwrap(CLI.bytes(dir + "/\(name).\(ext)")), ref = try XCTUnwrap(CLI.bytes(dir + "/\(name)-ref.\(ext)"))
+            XCTAssertEqual(ours, ref, name)
+            // The first pixel's index is 1, past the palette: transparent black, or black
+            // where the image has no alpha; the second is the palette's colour.
+            let pixels = [UInt8](ours.suffix(16 * 4 * (ext == "pam" ? 4 : 3)))
+            XCTAssertEqual(Array(pixels.prefix(ext == "pam" ? 8 : 6)),
+                           ext == "pam" ? [0, 0, 0, 0, 0x20, 0x40, 0x80, 0xff] : [0, 0, 0, 0x20, 0x40, 0x80], name)
+        }
+    }
+
     func testWritesWebPThatDwebpReads() throws {
         let dwebp = try tool("dwebp")
         let dir = CLI.tempDir()

@@ -26,6 +26,9 @@ package struct DecodeOptions: Sendable {
     /// Which of a file's pages is read, from 0: for formats whose descriptor names
     /// pages (`CodecDescriptor.pageName`); any other asked for a page above 0 refuses.
     package var page: Int = 0
+    /// The input's file name, without its directory (nil for bytes from a pipe): an SVG
+    /// `<image>` naming it refers to the document itself (`SVGSelfReference`).
+    package var fileName: String? = nil
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false

@@ -21,7 +21,9 @@ enum JobProcessor {
             entries[i] = outputs.count ..< outputs.count + job.outputs[i].entries.count
             outputs += job.outputs[i].entries.map { RenderOutput($0, as: job.outputs[i].format) }
         }
-        let each = try ImageOperation.renderEach(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
+        var decode = settings.decode
+        decode.fileName = job.input == "-" ? nil : String(job.input.split(separator: "/").last ?? "")
+        let each = try ImageOperation.renderEach(data, outputs: outputs, decode: decode, encode: settings.encode,
                                                  settings: settings.render)
         let rendered = each.compactMap { try? $0.get() }
         var results: [Int: Result<(Size, BatchReporter.WrittenFile?), Error>] = [:]

@@ -57,7 +57,8 @@ struct SVGDecoder: RowDecoder {
     }
 
     init(_ data: [UInt8], options: DecodeOptions) throws {
-        let data = try SVGDecoder.inflated(data, options: options)
+        let data = try SVGSelfReference.resolved(try SVGDecoder.inflated(data, options: options), fileName: options.fileName,
+                                                 maxBytes: max(options.maxMemory / 8, 1 << 20))
         let elements = SVGDecoder.elementCount(data)
         let embedded = try SVGEmbeddedImages(data, options: options).bytes
         // The tree is built as it is parsed, and the images inside it decoded as it is
