@@ -25,6 +25,10 @@
     X(TIFFReadDirectory) \
     X(TIFFReadEncodedStrip) \
     X(TIFFReadEncodedTile) \
+    X(TIFFRGBAImageBegin) \
+    X(TIFFRGBAImageEnd) \
+    X(TIFFRGBAImageGet) \
+    X(TIFFRGBAImageOK) \
     X(TIFFSetDirectory) \
     X(TIFFSetField) \
     X(TIFFSetSubDirectory) \
@@ -58,6 +62,10 @@ int ctiff_load(char *err, size_t errlen);
 #define TIFFReadDirectory (ctiff_api.TIFFReadDirectory)
 #define TIFFReadEncodedStrip (ctiff_api.TIFFReadEncodedStrip)
 #define TIFFReadEncodedTile (ctiff_api.TIFFReadEncodedTile)
+#define TIFFRGBAImageBegin (ctiff_api.TIFFRGBAImageBegin)
+#define TIFFRGBAImageEnd (ctiff_api.TIFFRGBAImageEnd)
+#define TIFFRGBAImageGet (ctiff_api.TIFFRGBAImageGet)
+#define TIFFRGBAImageOK (ctiff_api.TIFFRGBAImageOK)
 #define TIFFSetDirectory (ctiff_api.TIFFSetDirectory)
 #define TIFFSetField (ctiff_api.TIFFSetField)
 #define TIFFSetSubDirectory (ctiff_api.TIFFSetSubDirectory)

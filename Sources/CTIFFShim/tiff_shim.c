@@ -13,6 +13,12 @@ struct ctiff_reader {
     char error[256];
     char warning[256];
     int warnings;
+    /* The chosen page goes through libtiff's RGBA interface (ctiff_info.converted), in
+       bands of `band` rows, its stored orientation kept. */
+    int converted;
+    uint32_t band;
+    uint32_t width, height;
+    uint16_t orientation;
 };
 
 static void copy_message(char *to, size_t size, const char *from) {
@@ -36,6 +42,11 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *fmt
     (void)tif;
     (void)module;
     ctiff_reader *r = user;
+    /* Said of every old-style JPEG, whose pixels it then reads: a fact of the format, not
+       damage in this file. */
+    if (!strncmp(fmt, "Deprecated and troublesome old-style JPEG", 41)) {
+        return 1;
+    }
     if (!r->warnings++) {
         vsnprintf(r->warning, sizeof r->warning, fmt, ap);
     }
@@ -43,6 +54,7 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *fmt
 }
 
 static void describe(TIFF *t, ctiff_info *info);
+static void convert_if_needed(ctiff_reader *r, ctiff_info *info);
 
 static tmsize_t mem_read(thandle_t h, void *buf, tmsize_t n) {
     ctiff_reader *r = h;
@@ -158,6 +170,7 @@ int ctiff_page(ctiff_reader *r, int page, int count_pages, ctiff_info *info, cha
         return -1;
     }
     describe(r->tiff, info);
+    convert_if_needed(r, info);
     uint16_t count = 0;
     uint64_t *offsets = NULL;
     if (TIFFGetField(r->tiff, TIFFTAG_SUBIFD, &count, &offsets) && offsets) {
@@ -175,6 +188,7 @@ int ctiff_subifd(ctiff_reader *r, uint64_t offset, ctiff_info *info, char *err, 
         return -1;
     }
     describe(r->tiff, info);
+    convert_if_needed(r, info);
     return 0;
 }
 
@@ -237,7 +251,41 @@ static void describe(TIFF *t, ctiff_info *info) {
     info->ifd_offset = TIFFCurrentDirOffset(t);
 }
 
+/* Pillow's choice: old-style JPEG, and YCbCr other than JPEG's in one plane (subsampled
+   or not, in planes), are read through TIFFRGBAImage, which upsamples and converts them
+   with the page's coefficients and reference black and white. One libtiff cannot convert
+   (16-bit YCbCr) is left as stored, for the reader to refuse by its fields. */
+static void convert_if_needed(ctiff_reader *r, ctiff_info *info) {
+    r->converted = 0;
+    int ycbcr = info->photometric == PHOTOMETRIC_YCBCR &&
+                !(info->compression == COMPRESSION_JPEG && info->planar == PLANARCONFIG_CONTIG);
+    char why[1024];
+    /* TIFFRGBAImageOK passes 16-bit YCbCr that TIFFRGBAImageGet then cannot put. */
+    if (!(info->compression == COMPRESSION_OJPEG || (ycbcr && info->bits == 8)) || !TIFFRGBAImageOK(r->tiff, why)) {
+        r->error[0] = 0;
+        return;
+    }
+    r->converted = 1;
+    r->width = info->width;
+    r->height = info->height;
+    r->orientation = (uint16_t)info->orientation;
+    uint32_t band = info->tiled ? info->tile_height : info->rows_per_strip;
+    r->band = band == 0 || band > info->height ? info->height : band;
+    int alpha = info->extra_alpha == 1 || info->extra_alpha == 2;
+    info->converted = 1;
+    info->samples = 4;
+    info->bits = 8;
+    info->sample_format = 1;
+    info->photometric = PHOTOMETRIC_RGB;
+    info->planar = PLANARCONFIG_CONTIG;
+    info->extra_alpha = alpha ? 1 : 0;
+    info->tiled = 0;
+    info->tile_width = info->tile_height = 0;
+    info->rows_per_strip = r->band;
+}
+
 uint32_t ctiff_chunks(ctiff_reader *r) {
+    if (r->converted) return (r->height + r->band - 1) / r->band;
     return TIFFIsTiled(r->tiff) ? TIFFNumberOfTiles(r->tiff) : TIFFNumberOfStrips(r->tiff);
 }
 
@@ -267,12 +315,47 @@ int ctiff_shared_chunks(ctiff_reader *r) {
 }
 
 size_t ctiff_chunk_size(ctiff_reader *r) {
+    if (r->converted) return (size_t)r->band * r->width * 4;
     tmsize_t n = TIFFIsTiled(r->tiff) ? TIFFTileSize(r->tiff) : TIFFStripSize(r->tiff);
     return n > 0 ? (size_t)n : 0;
 }
 
+/* Band `index` of a converted page: libtiff's packed pixels are R, G, B, A in memory
+   order on a little-endian machine, the samples as stored for an RGB page with alpha. */
+static long read_converted(ctiff_reader *r, uint32_t index, uint8_t *out, size_t out_size, char *err, size_t err_size) {
+    uint32_t top = index * r->band;
+    if (top >= r->height) {
+        copy_message(err, err_size, "no such strip");
+        return -1;
+    }
+    uint32_t rows = r->height - top < r->band ? r->height - top : r->band;
+    size_t bytes = (size_t)rows * r->width * 4;
+    if (out_size < bytes) {
+        copy_message(err, err_size, "strip buffer too small");
+        return -1;
+    }
+    TIFFRGBAImage img;
+    char why[1024] = "";
+    if (!TIFFRGBAImageBegin(&img, r->tiff, 0, why)) {
+        copy_message(err, err_size, r->error[0] ? r->error : why);
+        return -1;
+    }
+    /* The stored order: the reader applies the orientation itself, as for every page. */
+    img.req_orientation = r->orientation;
+    img.row_offset = (int)top;
+    img.col_offset = 0;
+    int ok = TIFFRGBAImageGet(&img, (uint32_t *)(void *)out, r->width, rows);
+    TIFFRGBAImageEnd(&img);
+    if (!ok || r->error[0]) {
+        copy_message(err, err_size, r->error);
+        return -1;
+    }
+    return (long)bytes;
+}
+
 long ctiff_read_chunk(ctiff_reader *r, uint32_t index, uint8_t *out, size_t out_size, char *err, size_t err_size) {
     r->error[0] = 0;
+    if (r->converted) return read_converted(r, index, out, out_size, err, err_size);
     tmsize_t n = TIFFIsTiled(r->tiff) ? TIFFReadEncodedTile(r->tiff, index, out, (tmsize_t)out_size)
                                       : TIFFReadEncodedStrip(r->tiff, index, out, (tmsize_t)out_size);
     if (n < 0) {

@@ -6,7 +6,7 @@
 
 /* A small layer over libtiff for a TIFF held in memory: its directories' facts and the
    decompressed strips or tiles of one of them, as stored (libtiff converts nothing but
-   JPEG's YCbCr, which it hands over as RGB). libtiff reports errors through handlers,
+   JPEG's YCbCr, which it hands over as RGB, and the pages in `converted`). libtiff reports errors through handlers,
    never by longjmp; each reader keeps its own first message. Functions return 0, or -1
    with libtiff's message in err. */
 
@@ -41,6 +41,10 @@ typedef struct {
     int reduced;          /* NewSubfileType says a reduced-resolution copy of another image */
     int subifds;          /* how many of subifd[] hold SubIFD offsets (ctiff_page only) */
     uint64_t ifd_offset;  /* where the directory starts in the file */
+    int converted;        /* old-style JPEG, or YCbCr not in JPEG's one plane: libtiff's RGBA
+                             interface makes the pixels, as Pillow reads them, and the fields
+                             above describe what it hands over (8-bit RGB and a fourth sample,
+                             alpha premultiplied when the page has alpha, in strips) */
     uint64_t subifd[CTIFF_MAX_SUBIFDS];
 } ctiff_info;
 

@@ -5,7 +5,7 @@ extension ImageFormat {
 }
 
 /// TIFF through libtiff, read only: the first page; strips and tiles; 1-16 bits; gray,
-/// RGB, palette, CMYK and JPEG's YCbCr; straight or premultiplied alpha; every
+/// RGB, palette, CMYK, YCbCr and old-style JPEG; straight or premultiplied alpha; every
 /// compression the linked libtiff has. Orientation from its own tag.
 extension CodecDescriptor {
     static let tiff = CodecDescriptor(

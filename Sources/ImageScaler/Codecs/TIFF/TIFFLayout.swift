@@ -46,8 +46,9 @@ struct TIFFLayout: Equatable, Sendable {
         guard [1, 2, 4, 8, 16].contains(bits) else { throw refuse("\(bits)-bit samples; imgscale reads 1, 2, 4, 8 and 16 bits") }
         guard raw.planar == 1 || raw.planar == 2 else { throw refuse("planar configuration \(raw.planar)") }
         planes = raw.planar == 2 ? samples : 1
-        // Old-style JPEG (TIFF 6.0's, withdrawn in 1995) is read by libtiff only in part.
-        guard raw.compression != 6 else { throw refuse("old-style JPEG compression (6); imgscale reads TIFF's JPEG compression 7") }
+        // Old-style JPEG (TIFF 6.0's, withdrawn in 1995) that libtiff's RGBA interface
+        // cannot read either.
+        guard raw.compression != 6 || raw.converted != 0 else { throw refuse("old-style JPEG compression (6) that libtiff cannot convert") }
         let colour: Int
         switch raw.photometric {
         case 0, 1:
@@ -72,7 +73,7 @@ struct TIFFLayout: Equatable, Sendable {
         case 8, 9, 10:
             throw refuse("CIE L*a*b* colour (photometric interpretation \(raw.photometric)) is not read")
         default:
-            throw refuse("photometric interpretation \(raw.photometric)\(raw.photometric == 6 ? " (YCbCr)" : ""); imgscale reads gray, RGB, palette, CMYK and JPEG-compressed YCbCr in one plane")
+            throw refuse("photometric interpretation \(raw.photometric)\(raw.photometric == 6 ? " (YCbCr)" : ""); imgscale reads gray, RGB, palette, CMYK and the YCbCr libtiff converts (8-bit)")
         }
         guard samples >= colour else { throw refuse("\(samples) samples a pixel, too few for its colour model") }
         // Extra samples past alpha are read and dropped: more than 16 of them are no
