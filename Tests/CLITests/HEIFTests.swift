@@ -180,6 +180,57 @@ final class HEIFTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ten.avif"))
     }
 
+    /// A still of two spatial layers (libaom, `scripts/make-av1-layers.c`) whose `a1op`
+    /// names operating point 1, the base layer alone, is decoded there as avifdec decodes
+    /// it, byte for byte, where libheif 1.15 (heif-convert) decodes the top layer (up to 33
+    /// levels off); `a1op` 0 gives both layers, again as avifdec.
+    func testLayeredAVIFIsReadAtItsOperatingPointAsAvifdec() throws {
+        _ = try tool("heif-enc")
+        let (avifdec, convert) = (try tool("avifdec"), try tool("heif-convert"))
+        let dir = CLI.tempDir()
+        guard FileManager.default.fileExists(atPath: "/usr/include/aom/aomcx.h") else {
+            throw missingReference("libaom's headers are not installed (scripts/install-deps --test installs libaom-dev)")
+        }
+        let built = CLI.sh("cc -O1 '\(CLI.root)/scripts/make-av1-layers.c' -o layers -laom && ./layers 96 64 layers.obu", cwd: dir)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        try HEIFCraft.install(in: dir)
+        try python("""
+            import subprocess, sys
+            sys.path.insert(0, '.')
+            from heifcraft import *
+            from PIL import Image
+            Image.new('RGB', (96, 64), (90, 140, 200)).save('src.png')
+            subprocess.run(['heif-enc', '-A', '-q', '30', 'src.png', '-o', 'src.avif'], check=True, capture_output=True)
+            t, props, _ = coded('src.avif')
+            b, i, obus = open('layers.obu', 'rb').read(), 0, []
+            while i < len(b):
+                h, j = b[i], i + 1 + (b[i] >> 2 & 1)
+                n = s = 0
+                while True:
+                    x = b[j]; j += 1; n |= (x & 0x7f) << s; s += 7
+                    if not x & 0x80: break
+                obus.append((h >> 3 & 15, b[i:j + n])); i = j + n
+            layers = [o for k, o in obus if k == 6]
+            assert len(layers) == 2 and layers[1][0] >> 2 & 1 and layers[1][1] >> 3 & 3 == 1, 'not two spatial layers'
+            seq = [o for k, o in obus if k == 1][0]
+            data = b''.join(o for k, o in obus if k != 2)
+            av1c = box(b'av1C', props[b'av1C'][8:12] + seq)
+            for name, extra in [('op1', [box(b'a1op', bytes([1]))]), ('op0', [box(b'a1op', bytes([0]))])]:
+                plist = [av1c, ispe(96, 64), props[b'pixi']] + extra
+                open(name + '.avif', 'wb').write(heif(b'avif', [(1, t, data)], plist, {1: list(range(1, len(plist) + 1))}, [], 1))
+            """, in: dir)
+        for name in ["op1", "op0"] {
+            XCTAssertEqual(CLI.sh("\(avifdec) \(name).avif \(name)-avifdec.png >/dev/null && \(convert) \(name).avif \(name)-heif.png >/dev/null", cwd: dir).status, 0)
+            let r = CLI.run(["convert", "\(dir)/\(name).avif", "-o", "\(dir)/\(name).png"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let c = CLI.run(["compare", "\(dir)/\(name)-avifdec.png", "\(dir)/\(name).png"])
+            XCTAssertEqual(c.status, 0, "\(name): \(c.stdout)")
+        }
+        // The base layer is not the top one: libheif's decode of op1 is another picture.
+        XCTAssertEqual(CLI.run(["compare", "--tolerance", "8", "\(dir)/op1-avifdec.png", "\(dir)/op1-heif.png"]).status, 1)
+        XCTAssertEqual(CLI.run(["compare", "--tolerance", "8", "\(dir)/op1.png", "\(dir)/op0.png"]).status, 1)
+    }
+
     /// 10- and 12-bit AVIF (colour and monochrome, made by avifenc) and HEIC (heif-enc) keep
     /// their bits at `--depth 16`: within one level of the source's depth of heif-convert's
     /// 16-bit decode and of avifdec's (`-d 16`, nearest chroma upsampling, as libheif does;

@@ -1,8 +1,10 @@
 import CAVIFShim
 
 /// An AVIF image sequence (a `moov` of AV1 frames, with or without a still item beside
-/// it) as a `RowDecoder`, through libavif: its first frame, as `avifdec` shows it (the
-/// track, not the still libheif would read; a file with no still at all libheif refuses),
+/// it), or a still whose layers are chosen (`a1op`, `lsel`), as a `RowDecoder` through
+/// libavif: its first frame, as `avifdec` shows it (the track, not the still libheif
+/// would read; a file with no still at all libheif refuses; of a layered still, the
+/// operating point and layer the file names, where libheif 1.15 decodes every layer),
 /// RGB or RGBA with straight alpha, 8 bits for rows and 16 through `decodeWide` for a
 /// source of 10 or 12, and every frame under `--animated` (`AVIFFrameReader`). A frame is
 /// refused over the pixel limit before it is decoded.
@@ -15,9 +17,18 @@ struct AVIFSequenceDecoder: RowDecoder {
     /// brand `avis`) and holds no still (`meta`): an image sequence, whole or cut short.
     static func reads(_ data: [UInt8]) -> Bool {
         let boxes = ISOBox.children(of: data, in: 0 ..< data.count, partial: true) ?? []
-        if boxes.contains(where: { $0.type == "moov" }) { return true }
+        if boxes.contains(where: { $0.type == "moov" }) || selectsLayers(data) { return true }
         guard let ftyp = boxes.first, ftyp.type == "ftyp", ftyp.payload.count >= 4 else { return false }
         return String(decoding: data[ftyp.payload.prefix(4)], as: UTF8.self) == "avis" && !boxes.contains { $0.type == "meta" }
+    }
+
+    /// Whether the primary item, or a tile of it, names an operating point or a layer:
+    /// a file whose layers libheif would decode all of (a frame of the top layer larger
+    /// than the `ispe` the chosen one declares, which `HEIFItemGraph` refuses).
+    static func selectsLayers(_ data: [UInt8]) -> Bool {
+        guard let graph = try? HEIFItemGraph(data, format: .avif) else { return false }
+        let items = [graph.primary] + (graph.items[graph.primary]?.references["dimg"] ?? [])
+        return items.contains { id in ["a1op", "lsel"].contains { graph.property($0, of: id) != nil } }
     }
 
     init(_ data: [UInt8], options: DecodeOptions) throws {
