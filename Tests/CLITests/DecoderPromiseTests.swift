@@ -11,15 +11,26 @@ extension XCTestCase {
     /// is Sweep.sample: every case, or under a sanitizer every `every`-th (the plain run
     /// checks them all; the sanitized one looks for memory and thread errors on each path),
     /// and `missing(what)`, which is `partlyMissing`: SKIPPED (in part), or in CI a failure.
+    /// It runs in the test process's one python3 (`CLI.pythonSession`: Pillow and numpy
+    /// imported once, not per script), or in a python3 of its own when that one is gone.
     func python(_ script: String, in dir: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let prelude = "import os\nos.chdir('\(dir)')\n"
+        // The environment CLI.sh gives its shells: the binary under test and the C locale.
+        let prelude = "import os\nos.chdir('\(dir)')\nos.environ.update(IMGSCALE='\(CLI.binary)', LC_ALL='C')\n"
             + "def sweep_sample(cases, every):\n    cases = list(cases)\n    return cases[::every] if os.environ.get('IMGSCALE_SANITIZED') else cases\n"
             + "def missing(what):\n    if os.environ.get('IMGSCALE_REQUIRE_REFERENCES') == '1':\n"
             + "        raise SystemExit('REQUIRED REFERENCE MISSING (IMGSCALE_REQUIRE_REFERENCES=1): ' + what)\n"
             + "    print('SKIPPED (in part): ' + what)\n"
-        let r = CLI.sh("python3 - <<'PY'\n\(prelude)\(script)\nPY")
-        if r.stderr.contains("No module named") { throw missingReference("python3 with Pillow is not available: \(r.stderr)") }
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        let (status, stdout, stderr): (Int32, String, String)
+        if let reply = CLI.python(prelude + script, []) {
+            (status, stdout, stderr) = (reply.status, String(decoding: reply.stdout, as: UTF8.self), String(decoding: reply.stderr, as: UTF8.self))
+        } else {
+            let r = CLI.sh("python3 - <<'PY'\n\(prelude)\(script)\nPY")
+            (status, stdout, stderr) = (r.status, r.stdout, r.stderr)
+        }
+        // What the script says of references it lacked in part, as a test of its own would.
+        for skipped in stdout.split(separator: "\n") where skipped.hasPrefix("SKIPPED (in part): ") { print(skipped) }
+        if stderr.contains("No module named") { throw missingReference("python3 with Pillow is not available: \(stderr)") }
+        XCTAssertEqual(status, 0, stderr, file: file, line: line)
     }
 }
 

@@ -1,42 +1,58 @@
 import Foundation
 
 /// One python3 process that runs many scripts: a test asks it for each case instead of
-/// starting python3 (and importing Pillow) once per case. Each request runs `code` as a
-/// fresh `__main__` with `sys.argv[1:] == argv`; what it writes to `sys.stdout.buffer`
-/// comes back as raw bytes with its exit status. Requests run one at a time, in order.
+/// starting python3 (and importing Pillow and numpy, half a CPU-second) once per case.
+/// Each request runs `code` as a fresh `__main__` with `sys.argv[1:] == argv`, in the
+/// directory the session started in; what it and the programs it starts write to stdout
+/// and stderr (file descriptors 1 and 2, captured per request) comes back as raw bytes
+/// with its exit status, as from a python3 of its own. Requests run one at a time, in order.
 public final class PythonSession: @unchecked Sendable {
-    /// The status and stdout bytes of one script run.
+    /// The status, stdout and stderr bytes of one script run.
     public struct Reply {
         public let status: Int32
         public let stdout: [UInt8]
+        public let stderr: [UInt8]
     }
 
     private static let loop = """
-    import io, json, struct, sys, traceback
-    requests, replies = sys.stdin.buffer, sys.stdout.buffer
-    console = sys.stdout
+    import io, json, os, struct, sys, tempfile, traceback
+    # Requests and replies move to descriptors of their own: 0 becomes /dev/null, so no
+    # program a script starts reads the requests, and 1 and 2 are pointed at each
+    # request's files, so that what those programs print is the script's output too.
+    replies = os.fdopen(os.dup(1), 'wb')
+    requests = os.fdopen(os.dup(0), 'rb')
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    home = os.getcwd()
     while True:
         line = requests.readline()
         if not line:
             break
         request = json.loads(line)
-        captured = io.BytesIO()
-        text = io.TextIOWrapper(captured, write_through=True)
-        sys.stdout = text
+        out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+        sys.stdout.flush(); sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        os.dup2(out.fileno(), 1); os.dup2(err.fileno(), 2)
         sys.argv = ['-c'] + request['argv']
         status = 0
         try:
             exec(compile(request['code'], '<test>', 'exec'), {'__name__': '__main__'})
         except SystemExit as e:
-            status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            if isinstance(e.code, int) or e.code is None:
+                status = e.code or 0
+            else:
+                print(e.code, file=sys.stderr)
+                status = 1
         except BaseException:
             traceback.print_exc()
             status = 1
-        text.flush()
-        sys.stdout = console
-        text.detach()  # a collected wrapper would close the buffer under us
-        data = captured.getvalue()
-        replies.write(struct.pack('<iQ', status, len(data)) + data)
+        sys.stdout.flush(); sys.stderr.flush()
+        os.dup2(saved[0], 1); os.dup2(saved[1], 2)
+        os.close(saved[0]); os.close(saved[1])
+        os.chdir(home)
+        out.seek(0); err.seek(0)
+        o, e = out.read(), err.read()
+        out.close(); err.close()
+        replies.write(struct.pack('<iQQ', status, len(o), len(e)) + o + e)
         replies.flush()
     """
 
@@ -53,11 +69,35 @@ public final class PythonSession: @unchecked Sendable {
         process.standardOutput = replies
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return nil }
+        PythonSession.finishAtExit(self)
     }
 
-    deinit {
+    deinit { finish() }
+
+    /// Ends python3 and waits for it: its CPU is then the test process's children's, as
+    /// the per-class CPU of `scripts/run-tests` counts it (a session held in a static
+    /// lives until exit, so exit is when it is finished).
+    private func finish() {
         try? requests.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    nonisolated(unsafe) private static var open: [PythonSession] = []
+    private static let openLock = NSLock()
+
+    private static func finishAtExit(_ session: PythonSession) {
+        openLock.lock()
+        defer { openLock.unlock() }
+        if open.isEmpty {
+            atexit {
+                PythonSession.openLock.lock()
+                let sessions = PythonSession.open
+                PythonSession.open = []
+                PythonSession.openLock.unlock()
+                sessions.forEach { $0.finish() }
+            }
+        }
+        open.append(session)
     }
 
     /// Runs `code` with `argv`; nil when python3 is gone (it died, or was never there).
@@ -69,11 +109,12 @@ public final class PythonSession: @unchecked Sendable {
         do {
             try requests.fileHandleForWriting.write(contentsOf: json + Data([0x0A]))
         } catch { return nil }
-        guard let header = read(12) else { return nil }
-        let status = header[0..<4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-        let count = header[4..<12].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        guard let body = read(Int(count)) else { return nil }
-        return Reply(status: Int32(bitPattern: status), stdout: body)
+        guard let header = read(20) else { return nil }
+        func field(_ range: Range<Int>) -> UInt64 {
+            header[range].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        }
+        guard let out = read(Int(field(4..<12))), let err = read(Int(field(12..<20))) else { return nil }
+        return Reply(status: Int32(bitPattern: UInt32(truncatingIfNeeded: field(0..<4))), stdout: out, stderr: err)
     }
 
     private func read(_ count: Int) -> [UInt8]? {
