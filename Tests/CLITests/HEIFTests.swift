@@ -183,7 +183,8 @@ final class HEIFTests: XCTestCase {
     /// A still of two spatial layers (libaom, `scripts/make-av1-layers.c`) whose `a1op`
     /// names operating point 1, the base layer alone, is decoded there as avifdec decodes
     /// it, byte for byte, where libheif 1.15 (heif-convert) decodes the top layer (up to 33
-    /// levels off); `a1op` 0 gives both layers, again as avifdec.
+    /// levels off); `a1op` 0 gives both layers, again as avifdec; the largest coded frame,
+    /// not the `ispe`, meets the pixel limit.
     func testLayeredAVIFIsReadAtItsOperatingPointAsAvifdec() throws {
         _ = try tool("heif-enc")
         let (avifdec, convert) = (try tool("avifdec"), try tool("heif-convert"))
@@ -215,8 +216,9 @@ final class HEIFTests: XCTestCase {
             seq = [o for k, o in obus if k == 1][0]
             data = b''.join(o for k, o in obus if k != 2)
             av1c = box(b'av1C', props[b'av1C'][8:12] + seq)
-            for name, extra in [('op1', [box(b'a1op', bytes([1]))]), ('op0', [box(b'a1op', bytes([0]))])]:
-                plist = [av1c, ispe(96, 64), props[b'pixi']] + extra
+            for name, extra, size in [('op1', [box(b'a1op', bytes([1]))], (96, 64)), ('op0', [box(b'a1op', bytes([0]))], (96, 64)),
+                                      ('liar', [box(b'a1op', bytes([1]))], (16, 16))]:
+                plist = [av1c, ispe(*size), props[b'pixi']] + extra
                 open(name + '.avif', 'wb').write(heif(b'avif', [(1, t, data)], plist, {1: list(range(1, len(plist) + 1))}, [], 1))
             """, in: dir)
         for name in ["op1", "op0"] {
@@ -226,6 +228,11 @@ final class HEIFTests: XCTestCase {
             let c = CLI.run(["compare", "\(dir)/\(name)-avifdec.png", "\(dir)/\(name).png"])
             XCTAssertEqual(c.status, 0, "\(name): \(c.stdout)")
         }
+        // A layered still is held to the limits by its largest coded frame, not its ispe:
+        // 96x64 under a claimed 16x16 meets a pixel limit of 1,000 as the frame it is.
+        let liar = CLI.run(["convert", "--max-pixels", "1000", "\(dir)/liar.avif", "-o", "\(dir)/liar.png"])
+        XCTAssertEqual(liar.status, 1, liar.stderr)
+        XCTAssertTrue(liar.stderr.contains("liar.avif: image is 96x64 = 6144 pixels, over the limit of 1000"), liar.stderr)
         // The base layer is not the top one: libheif's decode of op1 is another picture.
         XCTAssertEqual(CLI.run(["compare", "--tolerance", "8", "\(dir)/op1-avifdec.png", "\(dir)/op1-heif.png"]).status, 1)
         XCTAssertEqual(CLI.run(["compare", "--tolerance", "8", "\(dir)/op1.png", "\(dir)/op0.png"]).status, 1)

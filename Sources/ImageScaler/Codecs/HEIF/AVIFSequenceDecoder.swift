@@ -27,8 +27,30 @@ struct AVIFSequenceDecoder: RowDecoder {
     /// than the `ispe` the chosen one declares, which `HEIFItemGraph` refuses).
     static func selectsLayers(_ data: [UInt8]) -> Bool {
         guard let graph = try? HEIFItemGraph(data, format: .avif) else { return false }
-        let items = [graph.primary] + (graph.items[graph.primary]?.references["dimg"] ?? [])
-        return items.contains { id in ["a1op", "lsel"].contains { graph.property($0, of: id) != nil } }
+        return codedItems(graph).contains { id in ["a1op", "lsel"].contains { graph.property($0, of: id) != nil } }
+    }
+
+    /// The primary item and its tiles: the items whose AV1 libavif decodes for a still.
+    private static func codedItems(_ graph: HEIFItemGraph) -> [UInt32] {
+        [graph.primary] + (graph.items[graph.primary]?.references["dimg"] ?? [])
+    }
+
+    /// The largest frame the AV1 of a layered still codes, in any layer (its `av1C` and
+    /// its bitstream): the frame dav1d may allocate whichever operating point is chosen,
+    /// which `HEIFItemGraph` holds to the `ispe` for libheif. Nil for a file that is not a
+    /// layered still, or whose OBUs do not parse (libavif then says why).
+    static func largestCodedFrame(_ data: [UInt8]) -> Size? {
+        guard let graph = try? HEIFItemGraph(data, format: .avif) else { return nil }
+        var largest: Size? = nil
+        for id in codedItems(graph) {
+            var sizes: [Size] = []
+            if let av1C = graph.property("av1C", of: id), av1C.payload.count > 4 {
+                sizes += CodedSize.av1(obus: data[av1C.payload.lowerBound + 4 ..< av1C.payload.upperBound]) ?? []
+            }
+            if let body = graph.bytes(of: id) { sizes += CodedSize.av1(obus: body[...]) ?? [] }
+            for s in sizes where s.width * s.height > (largest.map { $0.width * $0.height } ?? 0) { largest = s }
+        }
+        return largest
     }
 
     init(_ data: [UInt8], options: DecodeOptions) throws {
@@ -42,8 +64,15 @@ struct AVIFSequenceDecoder: RowDecoder {
                              colorModel: alpha ? .rgba : .rgb, orientation: .up, interlaced: false,
                              iccProfile: nil, exif: nil, xmp: nil)
         info.frames = max(1, Int(raw.frames))
-        // The decoder's YUV planes (16-bit past 8 bits) beside the RGB frame.
-        info.workingBytes = size.width * size.height * (channels + 3) * (raw.depth > 8 ? 2 : 1)
+        // The decoder's YUV planes (16-bit past 8 bits) beside the RGB frame; of a layered
+        // still, the planes of its largest coded frame, held to the pixel limit as a frame
+        // of its own (a stream coding 4096x4096 under an ispe of 64x64 is not a thumbnail's work).
+        let sampleBytes = raw.depth > 8 ? 2 : 1
+        info.workingBytes = size.width * size.height * (channels + 3) * sampleBytes
+        if AVIFSequenceDecoder.selectsLayers(data), let coded = AVIFSequenceDecoder.largestCodedFrame(data) {
+            try options.check(coded)
+            info.workingBytes = max(info.workingBytes, size.width * size.height * channels * sampleBytes + coded.width * coded.height * 3 * sampleBytes)
+        }
         self.info = info
     }
 
