@@ -25,9 +25,13 @@ struct AVIFSequenceDecoder: RowDecoder {
     /// Whether the primary item, or a tile of it, names an operating point or a layer:
     /// a file whose layers libheif would decode all of (a frame of the top layer larger
     /// than the `ispe` the chosen one declares, which `HEIFItemGraph` refuses).
-    static func selectsLayers(_ data: [UInt8]) -> Bool {
-        guard let graph = try? HEIFItemGraph(data, format: .avif) else { return false }
-        return codedItems(graph).contains { id in ["a1op", "lsel"].contains { graph.property($0, of: id) != nil } }
+    static func selectsLayers(_ data: [UInt8]) -> Bool { layeredGraph(data) != nil }
+
+    /// The item graph of a still that `selectsLayers`, parsed once for both questions.
+    private static func layeredGraph(_ data: [UInt8]) -> HEIFItemGraph? {
+        guard let graph = try? HEIFItemGraph(data, format: .avif),
+              codedItems(graph).contains(where: { id in ["a1op", "lsel"].contains { graph.property($0, of: id) != nil } }) else { return nil }
+        return graph
     }
 
     /// The primary item and its tiles: the items whose AV1 libavif decodes for a still.
@@ -39,8 +43,8 @@ struct AVIFSequenceDecoder: RowDecoder {
     /// its bitstream): the frame dav1d may allocate whichever operating point is chosen,
     /// which `HEIFItemGraph` holds to the `ispe` for libheif. Nil for a file that is not a
     /// layered still, or whose OBUs do not parse (libavif then says why).
-    static func largestCodedFrame(_ data: [UInt8]) -> Size? {
-        guard let graph = try? HEIFItemGraph(data, format: .avif) else { return nil }
+    private static func largestCodedFrame(_ graph: HEIFItemGraph) -> Size? {
+        let data = graph.data
         var largest: Size? = nil
         for id in codedItems(graph) {
             var sizes: [Size] = []
@@ -69,7 +73,7 @@ struct AVIFSequenceDecoder: RowDecoder {
         // of its own (a stream coding 4096x4096 under an ispe of 64x64 is not a thumbnail's work).
         let sampleBytes = raw.depth > 8 ? 2 : 1
         info.workingBytes = size.width * size.height * (channels + 3) * sampleBytes
-        if AVIFSequenceDecoder.selectsLayers(data), let coded = AVIFSequenceDecoder.largestCodedFrame(data) {
+        if let graph = AVIFSequenceDecoder.layeredGraph(data), let coded = AVIFSequenceDecoder.largestCodedFrame(graph) {
             try options.check(coded)
             info.workingBytes = max(info.workingBytes, size.width * size.height * channels * sampleBytes + coded.width * coded.height * 3 * sampleBytes)
         }
