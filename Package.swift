@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The sanitized test builds (scripts/build-asan) compile the Swift that does the pixel
+// arithmetic optimised: under -Onone and ASan it ran ten times slower than the C it
+// drives, and the sanitizers check the memory either way.
+let optimisedArithmetic: [SwiftSetting] = Context.environment["IMGSCALE_OPTIMISE_ARITHMETIC"] == "1" ? [.unsafeFlags(["-O"])] : []
+
 let package = Package(
     name: "imgscale",
     products: [
@@ -35,13 +40,14 @@ let package = Package(
         .target(name: "CHashShim"),
         // main's argc and argv, which the Swift runtime cannot read without /proc.
         .target(name: "CArgumentsShim"),
-        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CJXLShim", "CHEIFShim", "CAVIFShim", "CSVGShim", "CResample"]),
+        .target(name: "ImageScaler", dependencies: ["CPNGShim", "CJPEGShim", "CJPEGOwnDecoders", "CLCMSShim", "CWebPShim", "CGIFShim", "CTIFFShim", "CJXLShim", "CHEIFShim", "CAVIFShim", "CSVGShim", "CResample"],
+                swiftSettings: optimisedArithmetic),
         // Linking the Swift runtime statically saves ~3 ms of dynamic loading per run,
         // which is most of `imgscale --version` and a tenth of a one-photo thumbnail.
         // Release only: the debug test bundle links Foundation, which cannot link statically.
         // Comparing two images (tolerance, pixelmatch's perceptual rule, PSNR) and
         // picturing their difference: the golden-test toolkit, apart from the resizer.
-        .target(name: "ImageCompare", dependencies: ["ImageScaler"]),
+        .target(name: "ImageCompare", dependencies: ["ImageScaler"], swiftSettings: optimisedArithmetic),
         // Golden-image assertions for XCTest and Swift Testing suites.
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler", "ImageCompare"]),
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare", "CHashShim", "CArgumentsShim"],
