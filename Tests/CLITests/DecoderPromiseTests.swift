@@ -10,7 +10,10 @@ extension XCTestCase {
     /// skipping when Pillow is missing. The script has `sweep_sample(cases, every)`, which
     /// is Sweep.sample: every case, or under a sanitizer every `every`-th (the plain run
     /// checks them all; the sanitized one looks for memory and thread errors on each path),
-    /// and `missing(what)`, which is `partlyMissing`: SKIPPED (in part), or in CI a failure.
+    /// `missing(what)`, which is `partlyMissing`: SKIPPED (in part), or in CI a failure, and
+    /// `deflated(parts, level, wrap)`, the zlib or gzip stream of `b * n` for each `(b, n)`,
+    /// each part deflated once (a full flush starts the compressor afresh, so its bytes
+    /// serve every copy): a gigabyte bomb in under a second, where deflating it took 5-8 s.
     /// It runs in the test process's one python3 (`CLI.pythonSession`: Pillow and numpy
     /// imported once, not per script), or in a python3 of its own when that one is gone.
     func python(_ script: String, in dir: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -20,6 +23,7 @@ extension XCTestCase {
             + "def missing(what):\n    if os.environ.get('IMGSCALE_REQUIRE_REFERENCES') == '1':\n"
             + "        raise SystemExit('REQUIRED REFERENCE MISSING (IMGSCALE_REQUIRE_REFERENCES=1): ' + what)\n"
             + "    print('SKIPPED (in part): ' + what)\n"
+            + Self.deflated
         let (status, stdout, stderr): (Int32, String, String)
         if let reply = CLI.python(prelude + script, []) {
             (status, stdout, stderr) = (reply.status, String(decoding: reply.stdout, as: UTF8.self), String(decoding: reply.stderr, as: UTF8.self))
@@ -32,6 +36,26 @@ extension XCTestCase {
         if stderr.contains("No module named") { throw missingReference("python3 with Pillow is not available: \(stderr)") }
         XCTAssertEqual(status, 0, stderr, file: file, line: line)
     }
+}
+
+private extension XCTestCase {
+    static let deflated = """
+        def deflated(parts, level=9, wrap='zlib'):
+            import zlib, struct
+            c = zlib.compressobj(level, zlib.DEFLATED, -15)
+            step = zlib.crc32 if wrap == 'gzip' else zlib.adler32
+            out, check, size = [], (0 if wrap == 'gzip' else 1), 0
+            for block, n in parts:
+                out.append((c.compress(block) + c.flush(zlib.Z_FULL_FLUSH)) * n)
+                for _ in range(n):
+                    check = step(block, check)
+                size += len(block) * n
+            body = b''.join(out) + c.flush()
+            if wrap == 'gzip':
+                return b'\\x1f\\x8b\\x08\\x00\\x00\\x00\\x00\\x00\\x02\\xff' + body + struct.pack('<II', check, size & 0xffffffff)
+            return b'\\x78\\xda' + body + struct.pack('>I', check)
+
+        """
 }
 
 final class DecoderPromiseTests: XCTestCase {
