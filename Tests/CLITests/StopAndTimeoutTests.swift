@@ -79,4 +79,31 @@ final class StopAndTimeoutTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out/one.png"))
         XCTAssertEqual(CLI.run(["fill", "x.png", "--size", "8x8", "-o", "y.png", "--timeout", "-1"]).status, 2)
     }
+
+    /// A job a loaded machine starves is not a stalled one: pinned to one core at nice 10
+    /// beside two busy loops, imgscale gets a twentieth of it, so an encode of a fraction
+    /// of a second takes seconds of wall time, and its --timeout of 0.5 s counts only the
+    /// time it could run. Both ways a job runs: alone in this process, and in a worker.
+    func testAStarvedInputIsNotChargedForItsWaitForACPU() throws {
+        let dir = CLI.tempDir()
+        let r = CLI.sh("""
+            set -u
+            cp '\(CLI.testImages)/scene-640x427.png' a.png; cp a.png b.png; mkdir out
+            taskset -c 0 sh -c 'while :; do :; done' & h1=$!
+            taskset -c 0 sh -c 'while :; do :; done' & h2=$!
+            trap 'kill $h1 $h2' EXIT
+            run() { local t0; t0=$(date +%s%N); taskset -c 0 nice -n 10 "$@"; echo "status $? ms $(( ($(date +%s%N) - t0) / 1000000 ))"; }
+            run "$IMGSCALE" fill a.png --size 1280x854 -o out/a.webp --timeout 0.5
+            run "$IMGSCALE" fill a.png b.png --size 1280x854 --out-dir out --format webp -j1 --timeout 0.5
+            """, cwd: dir)
+        let runs = r.stdout.split(separator: "\n").filter { $0.hasPrefix("status ") }.map { $0.split(separator: " ") }
+        XCTAssertEqual(runs.count, 2, r.stdout + r.stderr)
+        for run in runs where run.count == 4 {
+            XCTAssertEqual(run[1], "0", r.stderr)
+            // The measurement itself: had the job not waited past its allowance, this test would show nothing.
+            XCTAssertGreaterThan(Int(run[3]) ?? 0, 1_000, "the job was not starved: \(r.stdout)")
+        }
+        XCTAssertFalse(r.stderr.contains("wall-clock"), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/a.webp") && FileManager.default.fileExists(atPath: dir + "/out/b.webp"))
+    }
 }

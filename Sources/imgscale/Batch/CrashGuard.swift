@@ -42,9 +42,7 @@ enum CrashGuard {
         for s in fatal {
             messages[Int(s)] = message(WorkerPool.reason(signal: s, cpuSeconds: limits.cpuSeconds(job: 0), perOutput: limits.cpuSeconds))
         }
-        // The wall-clock limit is this process's own timer: SIGALRM ends the job with its line.
         let wall = limits.wall, firstAllowance = wall.initial(inputBytes: limits.inputBytesOfJob?(0) ?? 0)
-        if let firstAllowance { messages[Int(SIGALRM)] = message(wall.reason(seconds: firstAllowance)) }
         guardMessages = messages
         guardReportFD = reportFD ?? -1
         guardExitStatus = exitStatus
@@ -61,22 +59,21 @@ enum CrashGuard {
         }
         action.sa_flags = Int32(SA_ONSTACK) | Int32(bitPattern: UInt32(SA_RESETHAND))
         sigemptyset(&action.sa_mask)
-        let handled = fatal + (firstAllowance == nil ? [] : [SIGALRM])
+        let handled = fatal
         var previous = [Glibc.sigaction](repeating: Glibc.sigaction(), count: handled.count)
         for (i, s) in handled.enumerated() { sigaction(s, &action, &previous[i]) }
-        if let firstAllowance {
-            let start = Console.now()
-            var granted = firstAllowance
-            CrashGuard.arm(firstAllowance)
-            JobDeadline.useTimer { seconds in
-                guard seconds > granted else { return }
-                granted = seconds
-                // Disarmed while its message changes: the handler reads it.
-                CrashGuard.arm(0)
-                guardMessages[Int(SIGALRM)] = message(wall.reason(seconds: seconds))
-                CrashGuard.arm(max(0.001, seconds - (Console.now() - start)))
+        // The wall-clock limit is a thread of this process's own, which ends the job with
+        // its line as the handlers do. It reads `message` alone, and only until `stop`.
+        nonisolated(unsafe) let describe = message
+        let watchdog = firstAllowance.map { first in
+            WallClockWatchdog(allowance: first) { seconds in
+                let m = describe(wall.reason(seconds: seconds))
+                _ = m.line.withUnsafeBytes { write(guardStderrFD, $0.baseAddress, $0.count) }
+                if guardReportFD >= 0 { _ = m.report.withUnsafeBytes { write(guardReportFD, $0.baseAddress, $0.count) } }
+                _exit(guardExitStatus)
             }
         }
+        if let watchdog { JobDeadline.useTimer { watchdog.extend(to: $0) } }
         WorkerPool.applyMemoryLimit(limits)
         WorkerPool.applyCPU(limits, job: 0)
         // Not under a sanitizer: its report of this very job must reach the terminal whole.
@@ -97,8 +94,8 @@ enum CrashGuard {
                 close(log)
             }
             if terminal >= 0 { close(terminal) }
-            if firstAllowance != nil {
-                CrashGuard.arm(0)
+            if let watchdog {
+                watchdog.stop()
                 JobDeadline.clear()
             }
             for (i, s) in handled.enumerated() { sigaction(s, &previous[i], nil) }
@@ -107,18 +104,11 @@ enum CrashGuard {
             stack.deallocate()
         }
         var result = body()
-        if firstAllowance != nil { CrashGuard.arm(0) }
+        watchdog?.stop()
         if log >= 0 {
             let printed = WorkerPool.printed(log)
             if !printed.isEmpty { result.attach(printed: printed) }
         }
         return result
-    }
-
-    /// Sets this process's real-time timer to fire once after `seconds`; 0 disarms it.
-    static func arm(_ seconds: Double) {
-        let whole = Int(seconds), micros = Int((seconds - Double(whole)) * 1e6)
-        var t = itimerval(it_interval: timeval(tv_sec: 0, tv_usec: 0), it_value: timeval(tv_sec: whole, tv_usec: micros))
-        setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &t, nil)
     }
 }

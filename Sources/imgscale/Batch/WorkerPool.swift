@@ -66,6 +66,9 @@ final class WorkerPool {
         /// Its slot in `deadlines`, and when its job was handed over.
         let slot: Int
         var started = 0.0
+        /// The time its job waited for a CPU, which the wall-clock limit does not count.
+        var forgiven = 0.0
+        var queueWait: RunQueueWait? = nil
     }
 
     private let limits: Limits
@@ -143,6 +146,8 @@ final class WorkerPool {
                 if write(workers[i].jobs, &n, 4) == 4 {
                     workers[i].job = next
                     workers[i].started = Console.now()
+                    workers[i].forgiven = 0
+                    workers[i].queueWait = allowance == nil ? nil : RunQueueWait(pid: workers[i].pid, now: workers[i].started)
                     next += 1
                 }
             }
@@ -170,10 +175,15 @@ final class WorkerPool {
                 done += 1
             }
             // A worker past its job's allowance is killed, whatever it is doing: the
-            // CPU limit misses a deadlock, a library asleep, a read that never ends.
+            // CPU limit misses a deadlock, a library asleep, a read that never ends. The
+            // time it waited for a CPU is not counted (RunQueueWait), so a loaded machine
+            // does not fail an ordinary job.
             let now = Console.now()
             for i in workers.indices.reversed() {
-                guard let job = workers[i].job, let seconds = allowance(workers[i]), now - workers[i].started >= seconds else { continue }
+                guard let job = workers[i].job, let seconds = allowance(workers[i]),
+                      now - workers[i].started - workers[i].forgiven >= seconds else { continue }
+                workers[i].forgiven += workers[i].queueWait?.forgiven(now: now) ?? 0
+                guard now - workers[i].started - workers[i].forgiven >= seconds else { continue }
                 kill(workers[i].pid, SIGKILL)
                 _ = reap(workers[i])
                 release(workers.remove(at: i))
@@ -236,7 +246,7 @@ final class WorkerPool {
         var soonest: Double? = nil
         for w in workers where w.job != nil {
             guard let seconds = allowance(w) else { continue }
-            soonest = min(soonest ?? .infinity, w.started + seconds - now)
+            soonest = min(soonest ?? .infinity, w.started + w.forgiven + seconds - now)
         }
         guard let soonest else { return -1 }
         return Int32(max(0, min(soonest * 1000 + 1, 3_600_000)))
