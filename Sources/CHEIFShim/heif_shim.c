@@ -286,6 +286,11 @@ int cheif_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
         goto done;
     int plane_stride = 0;
     uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &plane_stride);
+    /* The plane libheif made, as wide as asked: a failed allocation inside it is a NULL. */
+    if (!plane || plane_stride < 0 || (size_t)plane_stride < (size_t)width * channels) {
+        snprintf(err, errlen, "cannot add a plane (%ux%u)", width, height);
+        goto done;
+    }
     for (uint32_t y = 0; y < height; y++) memcpy(plane + (size_t)y * plane_stride, pixels + y * stride, (size_t)width * channels);
     if (icc && icc_length && failed(heif_image_set_raw_color_profile(image, "prof", icc, icc_length), "ICC profile", err, errlen))
         goto done;

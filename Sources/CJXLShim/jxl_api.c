@@ -1,5 +1,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The struct is declared with libjxl's own prototypes, before the names that would
@@ -12,11 +13,42 @@ struct cjxl_api cjxl_api;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char failure[256];
 
+/* The libjxl releases the shim supports, each by the sonames its Debian package installs
+   and the version JxlDecoderVersion must report (major * 1000000 + minor * 1000): the
+   first whose library opens and says it is that minor version is used. Only 0.7 (Debian
+   12, the headers this is built against) is verified: a newer one joins the list once
+   the JPEG XL tests pass against it, since its structs (JxlBasicInfo, JxlPixelFormat) and
+   frame-settings options must keep 0.7's meaning. */
+static const struct {
+    const char *library, *threads;
+    uint32_t version;
+} releases[] = {
+    {"libjxl.so.0.7", "libjxl_threads.so.0.7", 7000},
+};
+
 static void load(void) {
-    /* The soname Debian's libjxl0.7 installs; the one the headers were built against. */
-    void *lib = dlopen("libjxl.so.0.7", RTLD_NOW | RTLD_LOCAL);
+    void *lib = NULL;
+    size_t n = sizeof releases / sizeof releases[0];
+    const char *tried = "";
+    for (size_t i = 0; i < n && !lib; i++) {
+        void *candidate = dlopen(releases[i].library, RTLD_NOW | RTLD_LOCAL);
+        if (!candidate) {
+            tried = dlerror();
+            continue;
+        }
+        uint32_t (*version)(void) = (uint32_t (*)(void))dlsym(candidate, "JxlDecoderVersion");
+        if (version && version() / 1000 == releases[i].version / 1000) {
+            lib = candidate;
+            n = i;
+            failure[0] = '\0';
+            break;
+        }
+        snprintf(failure, sizeof failure, "%s reports version %u, not 0.%u", releases[i].library,
+                 version ? version() : 0, releases[i].version / 1000);
+        dlclose(candidate);
+    }
     if (!lib) {
-        snprintf(failure, sizeof failure, "libjxl is not available: %s", dlerror());
+        if (!failure[0]) snprintf(failure, sizeof failure, "libjxl is not available: %s", tried);
         return;
     }
 #define CJXL_RESOLVE(name)                                                              \
@@ -24,7 +56,7 @@ static void load(void) {
         snprintf(failure, sizeof failure, "libjxl lacks %s", #name);
     CJXL_FUNCTIONS(CJXL_RESOLVE)
     if (failure[0]) return;
-    lib = dlopen("libjxl_threads.so.0.7", RTLD_NOW | RTLD_LOCAL);
+    lib = dlopen(releases[n].threads, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         snprintf(failure, sizeof failure, "libjxl_threads is not available: %s", dlerror());
         return;

@@ -46,7 +46,7 @@ public struct ImageDifference: Equatable, Sendable {
     /// `differingPixels` as a fraction of the compared pixels.
     public var differingRatio: Double { comparedPixels == 0 ? 0 : Double(differingPixels) / Double(comparedPixels) }
 
-    /// Two images of `size` as 16-bit RGBA samples (`PNGCodec.decodeRGBA16`), under a
+    /// Two images of `size` as 16-bit RGBA samples (`ImageFile.decodeRGBA16`), under a
     /// tolerance rule given in 8-bit levels and scaled by 257; differences, the mean
     /// and the MSE are in 16-bit units and PSNR's peak is 65535. (The perceptual rule
     /// is 8-bit by definition; use the 8-bit images for it.)

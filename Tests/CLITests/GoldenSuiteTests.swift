@@ -256,6 +256,36 @@ final class CompareDepthAndOrientationTests: XCTestCase {
         XCTAssertTrue(json.contains(#""bit_depth":16"#), json)
     }
 
+    /// Every format whose decoder reads more than 8 bits is compared at 16, not PNG alone:
+    /// lossless JPEG XL from cjxl and 16-bit gray TIFF from Pillow, one sample a 16-bit
+    /// level apart.
+    func testSixteenBitJPEGXLAndTIFFAreComparedAtSixteenBits() throws {
+        let dir = CLI.tempDir()
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/a.png", contents: Self.png16(30, 20) { _, _, _ in 30000 }))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/b.png", contents: Self.png16(30, 20) { x, y, c in
+            x == 5 && y == 5 && c == 0 ? 30001 : 30000 }))
+        let made = CLI.sh("""
+            set -e
+            command -v cjxl > /dev/null || { echo "no cjxl" >&2; exit 3; }
+            cjxl -d 0 a.png a.jxl > /dev/null 2>&1; cjxl -d 0 b.png b.jxl > /dev/null 2>&1
+            python3 -c "
+            import numpy as np
+            from PIL import Image
+            a = np.full((20, 30), 30000, np.uint16); b = a.copy(); b[5, 5] = 30001
+            Image.fromarray(a).save('a.tif'); Image.fromarray(b).save('b.tif')
+            "
+            """, cwd: dir)
+        if made.status == 3 { throw missingReference("cjxl (libjxl-tools) is not installed") }
+        if made.stderr.contains("No module named") { throw missingReference("Pillow or numpy is not installed") }
+        XCTAssertEqual(made.status, 0, made.stderr)
+        for ext in ["jxl", "tif"] {
+            let r = CLI.run(["compare", dir + "/a." + ext, dir + "/b." + ext])
+            XCTAssertEqual(r.status, 1, ext + ": " + r.stdout + r.stderr)
+            XCTAssertTrue(r.stdout.hasPrefix("differ: 1 pixels, max difference 1,") && r.stdout.contains("(16-bit)"), ext + ": " + r.stdout)
+            XCTAssertEqual(CLI.run(["compare", "--tolerance", "1", dir + "/a." + ext, dir + "/b." + ext]).status, 0, ext)
+        }
+    }
+
     func testImagesAreComparedUpright() throws {
         let dir = CLI.tempDir()
         let made = CLI.sh("""

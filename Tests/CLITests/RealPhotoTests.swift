@@ -11,6 +11,33 @@ final class RealPhotoTests: XCTestCase {
         return (obj["psnr"] as? Double) ?? .infinity
     }
 
+    /// imgscale's own JPEG entropy decoders check themselves against libjpeg at first
+    /// use; when the known answer differs (forced here by IMGSCALE_TEST_JPEG_MISMATCH,
+    /// as a libjpeg-turbo whose private decoder changed would make it), every JPEG is
+    /// decoded by libjpeg alone, `-v` says so once and `--version` names it. The camera
+    /// photo still comes out as libjpeg alone makes it.
+    func testOwnJPEGDecodersFallBackToLibjpegWhenTheKnownAnswerDiffers() throws {
+        let photo = try CLI.sharedDir("photos") + "/street-4032x3024.jpg"
+        let dir = CLI.tempDir()
+        let usual = CLI.run(["fill", "-v", "--size", "320x240", photo, "-o", dir + "/usual.png"])
+        XCTAssertEqual(usual.status, 0, usual.stderr)
+        XCTAssertFalse(usual.stderr.contains("note:"), usual.stderr)
+        XCTAssertFalse(CLI.run(["--version"]).stdout.contains("decoding alone"))
+        let broken = ["IMGSCALE_TEST_JPEG_MISMATCH": "1"]
+        let fallback = CLI.run(["fill", "-v", "--size", "320x240", photo, "-o", dir + "/fallback.png"], environment: broken)
+        XCTAssertEqual(fallback.status, 0, fallback.stderr)
+        let notes = fallback.stderr.split(separator: "\n").filter { $0.hasPrefix("imgscale: note: ") }
+        XCTAssertEqual(notes.count, 1, fallback.stderr)
+        XCTAssertTrue(notes.first?.contains("own JPEG entropy decoders differ from libjpeg-turbo 2.") == true
+                      && notes.first?.contains("every JPEG is decoded by libjpeg alone") == true, fallback.stderr)
+        XCTAssertTrue(CLI.run(["--version"], environment: broken).stdout.contains("(decoding alone: imgscale's entropy decoders differ from it on a known image)"))
+        let alone = CLI.run(["fill", "--size", "320x240", photo, "-o", dir + "/alone.png"], environment: ["IMGSCALE_JPEG_DECODER": "libjpeg"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        for name in ["usual", "fallback"] {
+            XCTAssertEqual(FileManager.default.contents(atPath: dir + "/\(name).png"), FileManager.default.contents(atPath: dir + "/alone.png"), name)
+        }
+    }
+
     func testAllEighteenOrientationFilesComeOutUpright() throws {
         let dir = try CLI.sharedDir("exif-orientation")
         let out = CLI.tempDir()

@@ -32,6 +32,9 @@ package struct DecodeOptions: Sendable {
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
     var libjpegOnly = false
+    /// imgscale's own JPEG entropy decoders whatever the process decided: only for
+    /// `JPEGOwnDecoders`' own known-answer check, which decides it.
+    var forcingOwnJPEGDecoders = false
     /// Set by the async render: decoding stops between row chunks once it is set.
     var cancellation: CancellationFlag? = nil
     /// The fewest MCUs a JPEG scan needs for its Huffman decoding to run ahead on a lent

@@ -32,6 +32,34 @@ extension ImageFile {
         return (image, info)
     }
 
+    /// The whole image as RGBA at 16 bits (gray replicated, missing alpha 65535), upright
+    /// when `autoOrient` as `decode` leaves it to the caller, for comparing at full depth:
+    /// from any format whose decoder reads more than 8 bits (`RowDecoder.decodeWide`);
+    /// nil where the file holds 8 bits or fewer.
+    package static func decodeRGBA16(_ data: [UInt8], options: DecodeOptions, autoOrient: Bool) throws -> (Size, [UInt16])? {
+        let decoder = try ImageFormat.decoder(for: data, options: options)
+        try options.check(decoder.info.size)
+        guard var (image, info) = try decoder.decodeWide(options: options) else { return nil }
+        try MemoryBudget.check(data.count + image.width * image.height * (image.channels + 4) * 2, budget: options.maxMemory)
+        if autoOrient { image = image.upright(info.orientation) }
+        let (count, channels) = (image.width * image.height, image.channels)
+        if channels == 4 { return (image.size, image.samples) }
+        var rgba = [UInt16](repeating: 65535, count: count * 4)
+        image.samples.withUnsafeBufferPointer { s in
+            for i in 0..<count {
+                let from = i * channels, to = i * 4
+                if channels >= 3 {
+                    rgba[to] = s[from]; rgba[to + 1] = s[from + 1]; rgba[to + 2] = s[from + 2]
+                } else {
+                    rgba[to] = s[from]; rgba[to + 1] = s[from]; rgba[to + 2] = s[from]
+                    if channels == 2 { rgba[to + 3] = s[from + 1] }
+                }
+            }
+        }
+        info.size = image.size
+        return (info.size, rgba)
+    }
+
     /// `image` in `format`: alpha composited onto the background where the format holds
     /// none (or with `flatten`), a palette where asked and possible.
     public static func encode(_ image: PixelBuffer, as format: ImageFormat, options: RenderOptions = RenderOptions()) throws -> [UInt8] {

@@ -13,4 +13,7 @@ package enum LibraryVersions {
         let lcms = Int(clcms_version())
         return list + [("lcms2", "\(lcms / 1000).\(lcms / 10 % 100)")]
     }
+
+    /// What `--verbose` says once of how the codecs read, when not as usual.
+    public static var notes: [String] { Registry.codecs.flatMap { $0.notes() } }
 }

@@ -31,6 +31,11 @@ struct CodecDescriptor: Sendable {
     /// What it calls the images of a file that `DecodeOptions.page` chooses among
     /// ("page"), when its decoder honours it; nil: one image a file is read.
     var pageName: String? = nil
+    /// Other names `--format` takes for it ("jpg").
+    var aliases: [String] = []
+    /// What `--verbose` should say once of how this process reads the format, when not
+    /// as usual (its own decoders found wrong for the library at hand).
+    var notes: @Sendable () -> [String] = { [] }
 
     /// The encoding side of a format.
     struct Writer: Sendable {
@@ -78,6 +83,9 @@ struct CodecDescriptor: Sendable {
         /// nearly parallel to it (one shift fits each within about 0.1), so one probe
         /// places the next (`QualitySearch`); nil: the search assumes a straight line.
         var qualityShape: [Double]? = nil
+        /// Sample depths `--depth` names that the format's library cannot write here, each
+        /// with why: asked for, they are refused before any work.
+        var refusedDepths: [Int: String] = [:]
     }
 
     /// A format whose file holds several sizes of one picture, each encoded alone.

@@ -47,6 +47,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// The formats imgscale encodes.
     public static var writable: [ImageFormat] { allCases.filter(\.isWritable) }
 
+    /// Other names of the writable formats, each with the format's own (`--format jpg`).
+    public static var writableAliases: [String: String] {
+        Dictionary(uniqueKeysWithValues: writable.flatMap { f in f.codec.aliases.map { ($0, f.rawValue) } })
+    }
+
     /// The writable formats whose encoder takes `option`, in the registry's order.
     package static func taking(_ option: EncoderOption) -> [ImageFormat] {
         Registry.codecs.filter { $0.writer?.options.contains(option) == true }.map(\.format)
@@ -102,6 +107,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
 
     /// The writable formats that hold 16-bit samples, for messages.
     package static var sixteenBitFormats: [ImageFormat] { writable.filter(\.holdsSixteenBits) }
+
+    /// Sample depths a writable format's library cannot write here, with why, in order.
+    package static var refusedDepths: [(bits: Int, why: String)] {
+        writable.flatMap { $0.codec.writer?.refusedDepths.map { (bits: $0.key, why: $0.value) } ?? [] }.sorted { $0.bits < $1.bits }
+    }
 
     /// Whether one file of this format holds several sizes (ICO).
     package var holdsSeveralSizes: Bool { codec.writer?.container != nil }

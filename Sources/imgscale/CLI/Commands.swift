@@ -13,7 +13,7 @@ enum Commands {
         OptionSpec("out-dir", value: "DIR", "write each output into DIR (created if needed)"),
         OptionSpec("name", value: "TEMPLATE", "output name in --out-dir: {name} {stem} {ext} (the output format's) {dir} {w} {h} (as asked) {width} {height} (as made) {scale} {at} {dpi} (default {name})"),
         OptionSpec("format", value: ImageFormat.writable.map(\.rawValue).joined(separator: "|"),
-                   .choice(ImageFormat.writable.map(\.rawValue), aliases: ["jpg": "jpeg"]),
+                   .choice(ImageFormat.writable.map(\.rawValue), aliases: ImageFormat.writableAliases),
                    "output format, replacing the name's extension; repeat it to write each size in each format from one decode",
                    repeatable: true),
         OptionSpec("quality", value: "N", .int(1...100), "JPEG, WebP, AVIF, HEIC and JPEG XL quality 1-100 (default: JPEG 85, WebP 80, AVIF/HEIC 50, JPEG XL 75)"),
@@ -29,7 +29,7 @@ enum Commands {
         OptionSpec("palette", "write PNGs of at most 256 colours as palette images"),
         OptionSpec("colors", value: "N", .int(2...256), "write a PNG palette image of at most N colours (2-256), quantised when it has more (photos, icons, screenshots; alpha kept), as pngquant does"),
         OptionSpec("dither", value: "D", .number, "Floyd-Steinberg dithering strength of --colors, 0 (none) to 1 (default 1, as pngquant)"),
-        OptionSpec("depth", value: "8|16|auto", .choice(OutputDepth.allCases.map(\.rawValue) + ["10"]),
+        OptionSpec("depth", value: "8|16|auto", .choice(OutputDepth.allCases.map(\.rawValue) + ImageFormat.refusedDepths.map { String($0.bits) }),
                    "bits per sample written: 16 keeps a 16-bit PNG's samples through every step (PNG output only); auto keeps the input's where the output holds it (default 8)"),
         OptionSpec("flatten", "composite alpha onto --background and write an opaque image, in any format"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
@@ -404,11 +404,8 @@ enum Commands {
             settings.encode.dither = d
         }
         settings.encode.flatten = args.has("flatten")
-        if args.value("depth") == "10" {
-            // Checked on Debian 12: heif-enc -b 10 aborts in libaom's write_color_config
-            // assertion at 4:2:0, 4:2:2 and 4:4:4 alike; a crash would lose the batch's
-            // worker, so it is refused here.
-            throw UsageError(message: "--depth 10: this system's libaom (Debian 12's 3.6) aborts on 10-bit AVIF, so imgscale writes AVIF at 8 bits; 16 bits can be written as "
+        if let asked = args.value("depth"), let refused = ImageFormat.refusedDepths.first(where: { String($0.bits) == asked }) {
+            throw UsageError(message: "--depth \(asked): \(refused.why); 16 bits can be written as "
                              + ImageFormat.names(ImageFormat.sixteenBitFormats, or: true))
         }
         if let d = args.choice("depth", as: OutputDepth.self) {
@@ -508,6 +505,7 @@ enum Commands {
         }
         defer { if let fd = reportFD, fd != 1 { close(fd) } }
         let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)
+        if args.has("verbose") { for note in LibraryVersions.notes { Console.err("imgscale: note: \(note)") } }
         let reporter = BatchReporter(total: outputs.count, progress: progress, quiet: args.has("quiet"), verbose: args.has("verbose"), report: reportFD,
                                      reportPath: args.value("report"))
         let cpu = args.int("max-cpu") ?? 120

@@ -395,12 +395,13 @@ struct CompareCommand {
             j.add("error", "the images could not be compared")
             return Outcome(name: name, expected: expected, actual: actual, status: .error, line: "the images could not be compared", json: j.text)
         }
-        // Two 16-bit PNGs under the tolerance rule are compared at 16 bits (a difference
-        // an 8-bit reduction would round away still counts).
+        // Two images of more than 8 bits (16-bit PNG, TIFF, JPEG XL, HEIF) under the
+        // tolerance rule are compared at 16 bits (a difference an 8-bit reduction would
+        // round away still counts).
         var depth = 8
         if sameSize, case .tolerance = comparison.rule,
-           let (_, e16) = try? PNGCodec.decodeRGBA16(files[0], options: decode),
-           let (_, a16) = try? PNGCodec.decodeRGBA16(files[1], options: decode),
+           let (_, e16) = try? ImageFile.decodeRGBA16(files[0], options: decode, autoOrient: autoOrient),
+           let (_, a16) = try? ImageFile.decodeRGBA16(files[1], options: decode, autoOrient: autoOrient),
            let d16 = try? ImageDifference(expected16: e16, actual16: a16, size: e.size,
                                           withAlpha: [images[0], images[1]].contains { $0.channels == 2 || $0.channels == 4 },
                                           comparison: comparison, keepClasses: diff != nil || html != nil) {

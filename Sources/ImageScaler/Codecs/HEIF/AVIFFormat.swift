@@ -27,7 +27,11 @@ extension CodecDescriptor {
                        heldBytes: { _, s in 4 * s.width * s.height },
                        workingBytes: { _, s, _ in min((13 << 20) + 31 * s.width * s.height, (40 << 20) + 22 * s.width * s.height) },
                        qualityShape: [1.38, 1.54, 1.7, 1.85, 2.07, 2.23, 2.4, 2.6, 2.81, 3.02, 3.22,
-                                      3.51, 3.73, 3.91, 4.07, 4.24, 4.45, 4.79, 5.17, 5.68, 6.82]),
+                                      3.51, 3.73, 3.91, 4.07, 4.24, 4.45, 4.79, 5.17, 5.68, 6.82],
+                       // Checked on Debian 12: heif-enc -b 10 aborts in libaom's write_color_config
+                       // assertion at 4:2:0, 4:2:2 and 4:4:4 alike; a crash would lose the batch's
+                       // worker, so it is refused before any work.
+                       refusedDepths: [10: "this system's libaom (Debian 12's 3.6) aborts on 10-bit AVIF, so imgscale writes AVIF at 8 bits"]),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libheif decodes grid tiles on the decode's threads")
 }

@@ -8,12 +8,14 @@ import CJPEGShim
 package enum JPEGCodec {
     public static func info(_ data: [UInt8]) throws -> ImageInfo {
         // Reading a header never fails on a mild warning: `info` reports what is there.
-        try withReader(data, maxMemory: 0, failOn: .none) { _, raw, _ in makeInfo(raw) }
+        // No entropy data is read, so whose decoder would read it is not asked (it is
+        // decided by decoding: `JPEGOwnDecoders`, which reads headers here).
+        try withReader(data, maxMemory: 0, failOn: .none, libjpegOnly: true) { _, raw, _ in makeInfo(raw) }
     }
 
     /// Opens a reader over `data` (header read) for the length of `body`.
     private static func withReader<T>(_ data: [UInt8], maxMemory: Int, failOn: FailOn, libjpegOnly: Bool = false,
-                                      _ body: (OpaquePointer, cjpeg_info, inout ShimMessage) throws -> T) throws -> T {
+                                      forcingOwn: Bool = false, _ body: (OpaquePointer, cjpeg_info, inout ShimMessage) throws -> T) throws -> T {
         try data.withUnsafeBufferPointer { buf in
             var raw = cjpeg_info()
             var message = ShimMessage()
@@ -23,7 +25,7 @@ package enum JPEGCodec {
                 throw refusal(message.text, severity: raw.failed_severity)
             }
             defer { cjpeg_reader_close(reader) }
-            if libjpegOnly || !JPEGOwnDecoders.enabled { cjpeg_reader_libjpeg_only(reader) }
+            if libjpegOnly || !(forcingOwn || JPEGOwnDecoders.enabled) { cjpeg_reader_libjpeg_only(reader) }
             do {
                 return try body(reader, raw, &message)
             } catch DecodeError.invalid(.jpeg, let text) {
@@ -142,7 +144,7 @@ package enum JPEGCodec {
         let dx = (cut?.originX ?? 0) / shrink, dy = (cut?.originY ?? 0) / shrink
         let region = region.map { Rect(x: $0.x - dx, y: $0.y - dy, width: $0.width, height: $0.height) }
         return try withReader(cut?.data ?? data, maxMemory: options.maxMemory, failOn: options.failOn,
-                              libjpegOnly: options.libjpegOnly) { reader, raw, message in
+                              libjpegOnly: options.libjpegOnly, forcingOwn: options.forcingOwnJPEGDecoders) { reader, raw, message in
             var info = makeInfo(raw)
             if let cut { info.size = cut.fullSize }
             try options.check(info.size)
@@ -162,7 +164,7 @@ package enum JPEGCodec {
             // At 1/8 the entropy decoding is nearly all the work, and jpeg_eighth.c does
             // it faster, and on two threads when lent one; it gives libjpeg's bytes.
             var eighth: JPEGEighthScan? = nil
-            if shrink == 8 && !options.libjpegOnly && JPEGOwnDecoders.enabled {
+            if shrink == 8 && !options.libjpegOnly && (options.forcingOwnJPEGDecoders || JPEGOwnDecoders.enabled) {
                 var layout = cjpeg_eighth_layout()
                 let status = message.with { cjpeg_reader_start_eighth(reader, &layout, &output, $0, $1) }
                 guard status >= 0 else { throw DecodeError.invalid(.jpeg, message.text) }

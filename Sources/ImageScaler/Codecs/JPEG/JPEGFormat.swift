@@ -38,5 +38,7 @@ extension CodecDescriptor {
                            return o.optimize ? 6 * pixels : pixels <= JPEGEncoder.fittedTablesUpTo ? 3 * pixels : 0
                        },
                        qualityShape: [0.95, 1.4, 1.85, 2.16, 2.38, 2.55, 2.68, 2.8, 2.89, 2.98, 3.06,
-                                      3.14, 3.22, 3.32, 3.44, 3.56, 3.74, 3.97, 4.31, 4.89, 6.17]))
+                                      3.14, 3.22, 3.32, 3.44, 3.56, 3.74, 3.97, 4.31, 4.89, 6.17]),
+        aliases: ["jpg"],
+        notes: { JPEGOwnDecoders.disagreement.map { [$0] } ?? [] })
 }

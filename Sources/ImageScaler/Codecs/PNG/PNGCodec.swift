@@ -22,37 +22,6 @@ package enum PNGCodec {
         }
     }
 
-    /// A 16-bit PNG's samples as RGBA at 16 bits (gray replicated, missing alpha
-    /// 65535), for comparing at full depth; nil for a PNG of 8 bits or fewer.
-    public static func decodeRGBA16(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> (Size, [UInt16])? {
-        try withReader(data, tolerateCRC: false) { reader, raw, message in
-            let info = makeInfo(raw)
-            guard info.bitDepth == 16 else { return nil }
-            try options.check(info.size)
-            let (width, height, channels) = (info.size.width, info.size.height, info.channels)
-            try MemoryBudget.check(data.count + width * height * (channels + 4) * 2, budget: options.maxMemory)
-            cpng_reader_keep_16(reader)
-            var samples = [UInt16](repeating: 0, count: width * height * channels)
-            let status = samples.withUnsafeMutableBytes { out in
-                message.with { cpng_reader_read(reader, out.baseAddress!.assumingMemoryBound(to: UInt8.self), width * channels * 2, $0, $1) }
-            }
-            guard status == 0 else { throw DecodeError.invalid(.png, message.text) }
-            if channels == 4 { return (info.size, samples) }
-            var rgba = [UInt16](repeating: 65535, count: width * height * 4)
-            for i in 0..<(width * height) {
-                let s = i * channels, d = i * 4
-                switch channels {
-                case 1, 2:
-                    rgba[d] = samples[s]; rgba[d + 1] = samples[s]; rgba[d + 2] = samples[s]
-                    if channels == 2 { rgba[d + 3] = samples[s + 1] }
-                default:
-                    rgba[d] = samples[s]; rgba[d + 1] = samples[s + 1]; rgba[d + 2] = samples[s + 2]
-                }
-            }
-            return (info.size, rgba)
-        }
-    }
-
     /// A 16-bit PNG at 16 bits, keeping its channels (tRNS expanded to alpha), whole
     /// (interlaced or not); nil for a PNG of 8 bits or fewer. Damage is judged as
     /// `decodeRows` judges it: below `failOn`, what was decoded stands, the rest zero.
