@@ -14,6 +14,7 @@ enum Registry {
         .ico,
         .tiff,
         .jxl,
+        .qoi,
     ]
 
     /// Extensions of image formats no codec here reads: an output named so is refused
