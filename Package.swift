@@ -55,8 +55,9 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The library example, built with the package so it costs no second compile of
         // ImageScaler; another package name keeps `package` declarations out of its reach,
-        // so it sees the public API alone, as Examples/thumbnail/Package.swift's users do.
+        // so it sees the public API alone, as Examples/*/Package.swift's users do.
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
+        .executableTarget(name: "srcset", dependencies: ["ImageScaler"], path: "Examples/srcset/Sources/srcset"),
         // What the test targets share to reach their outside references (python3 and Pillow).
         .target(name: "TestReferences", path: "Tests/TestReferences"),
         .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "CHashShim", "TestReferences"]),

@@ -41,15 +41,14 @@ public enum GoldenCheck: Equatable, Sendable {
                 return .failed(message: "cannot record golden \(path): \(error)")
             }
         }
-        let sameSize = expected.size == image.size
-        let canvas = Size(width: max(expected.width, image.width), height: max(expected.height, image.height))
-        let (e, a) = sameSize ? (expected, image) : (DiffImage.canvas(expected, size: canvas), DiffImage.canvas(image, size: canvas))
-        // Both are on one canvas, so this cannot throw; the message would say why if it did.
-        let d: ImageDifference
-        do { d = try ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: true) } catch {
+        // The verdict `imgscale compare` gives (`PairVerdict`), SSIM included where the
+        // limits ask for it.
+        let verdict: PairVerdict
+        do { verdict = try PairVerdict(expected: expected, actual: image, comparison: comparison, limits: limits, keepClasses: true) } catch {
             return .failed(message: "\(error)")
         }
-        if sameSize && limits.matches(d) { return .matched }
+        if verdict.matches { return .matched }
+        let (e, a, d, sameSize) = (verdict.expected, verdict.actual, verdict.difference, verdict.sameSize)
         let failures = dir + "/__Failures__"
         var message = sameSize ? "\(d.differingPixels) pixels differ (max difference \(d.maxDifference), PSNR "
             + (d.psnr.isInfinite ? "inf" : GoldenCheck.twoDecimals(d.psnr)) + " dB)" : "size \(image.size) vs golden \(expected.size)"

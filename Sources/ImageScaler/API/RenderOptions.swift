@@ -98,11 +98,12 @@ public struct RenderOptions: Sendable {
 
     /// How the result is encoded; each setting applies to the formats that have it.
     public struct Encoding: Sendable {
-        /// JPEG, WebP, AVIF and HEIC quality 1-100; nil is the format's default.
+        /// Quality 1-100, for the lossy formats; nil is each format's own default
+        /// (`imgscale help` lists them from the codecs).
         public var quality: Int? = nil
-        /// WebP lossless.
+        /// Lossless, in the formats that have it.
         public var lossless = false
-        /// WebP (0-6), AVIF and HEIC (0-9) effort; nil is the format's default (4).
+        /// More CPU for smaller files, within each format's own range; nil is its default.
         public var effort: Int? = nil
         /// PNG zlib level 0-9.
         public var compression = 6
@@ -114,6 +115,20 @@ public struct RenderOptions: Sendable {
         /// PNG palette images for results of at most 256 colours.
         public var palette = false
         public var depth: RenderOptions.Depth = .eight
+        /// The lowest quality whose file scores at least this SSIM (above 0, at most 1)
+        /// against the resized image, searched for each output (`RenderResult.quality`
+        /// and `.ssim` say what was found); nil: `quality` as given. While searching,
+        /// `quality` and `lossless` are not used.
+        public var targetSSIM: Double? = nil
+        /// The highest quality whose file is at most this many bytes, searched for each
+        /// output; an output that even quality 1 leaves larger fails
+        /// (`EncodeError.overBudget`).
+        public var maxBytes: Int? = nil
+        /// A palette PNG of at most this many colours (2-256), quantised when the result
+        /// has more, as pngquant does; nil: full colour.
+        public var colors: Int? = nil
+        /// How `colors` dithers: 0 (not at all) to 1 (Floyd-Steinberg at full strength).
+        public var dither = 1.0
         public init() {}
     }
 
@@ -156,6 +171,18 @@ public struct RenderOptions: Sendable {
         e.subsampling = encoding.subsampling
         e.palette = encoding.palette
         e.depth = encoding.depth
+        // Out-of-range values are brought into range, as the codecs do with quality.
+        e.targetSSIM = encoding.targetSSIM.map { min(1, max(Double.leastNonzeroMagnitude, $0)) }
+        e.maxBytes = encoding.maxBytes.map { max(1, $0) }
+        if e.targetSSIM != nil || e.maxBytes != nil {
+            e.quality = nil
+            e.lossless = false
+        }
+        if let n = encoding.colors {
+            e.colors = min(256, max(2, n))
+            e.palette = true
+        }
+        e.dither = min(1, max(0, encoding.dither))
         e.background = color.background
         e.flatten = color.flatten
         return e

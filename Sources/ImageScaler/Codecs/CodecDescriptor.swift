@@ -41,6 +41,9 @@ struct CodecDescriptor: Sendable {
     struct Writer: Sendable {
         /// The encoder options that change its output; the others do nothing for it.
         let options: Set<EncoderOption>
+        /// Of those that take a number (quality, effort, compression): the values it
+        /// takes and its default, which `--help` and the man page list from here.
+        var numbers: [EncoderOption: Number] = [:]
         /// Whether it stores alpha; where not, the encoder composites alpha onto the
         /// background itself.
         var holdsAlpha = true
@@ -86,6 +89,12 @@ struct CodecDescriptor: Sendable {
         /// Sample depths `--depth` names that the format's library cannot write here, each
         /// with why: asked for, they are refused before any work.
         var refusedDepths: [Int: String] = [:]
+    }
+
+    /// A numeric encoder setting's values and default, for one format.
+    struct Number: Sendable {
+        let values: ClosedRange<Int>
+        let defaultValue: Int
     }
 
     /// A format whose file holds several sizes of one picture, each encoded alone.

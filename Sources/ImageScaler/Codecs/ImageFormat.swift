@@ -108,6 +108,12 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// The writable formats that hold 16-bit samples, for messages.
     package static var sixteenBitFormats: [ImageFormat] { writable.filter(\.holdsSixteenBits) }
 
+    /// The writable formats taking the numeric `option`, each with its values and
+    /// default, in the registry's order (for help text).
+    package static func numbers(_ option: EncoderOption) -> [(format: ImageFormat, values: ClosedRange<Int>, defaultValue: Int)] {
+        writable.compactMap { f in f.codec.writer?.numbers[option].map { (f, $0.values, $0.defaultValue) } }
+    }
+
     /// Sample depths a writable format's library cannot write here, with why, in order.
     package static var refusedDepths: [(bits: Int, why: String)] {
         writable.flatMap { $0.codec.writer?.refusedDepths.map { (bits: $0.key, why: $0.value) } ?? [] }.sorted { $0.bits < $1.bits }

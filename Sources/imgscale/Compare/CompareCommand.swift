@@ -380,48 +380,24 @@ struct CompareCommand {
             j.add("error", reason)
             return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
         }
-        var (e, a) = (images[0], images[1])
-        let sameSize = e.size == a.size
-        if !sameSize {
-            // Shown on the larger canvas, both padded with transparency, as Playwright does.
-            let canvas = Size(width: max(e.width, a.width), height: max(e.height, a.height))
-            (e, a) = (DiffImage.canvas(e, size: canvas), DiffImage.canvas(a, size: canvas))
-        }
         let html = args.value("html")
-        // On one canvas, so the sizes agree and this does not throw; if it did, the pair is unreadable.
-        guard var d = try? ImageDifference(expected: e, actual: a, comparison: comparison, keepClasses: diff != nil || html != nil) else {
-            var j = pairJSON(name, expected, actual)
-            j.add("result", "error")
-            j.add("error", "the images could not be compared")
-            return Outcome(name: name, expected: expected, actual: actual, status: .error, line: "the images could not be compared", json: j.text)
-        }
-        // Two images of more than 8 bits (16-bit PNG, TIFF, JPEG XL, HEIF) under the
-        // tolerance rule are compared at 16 bits (a difference an 8-bit reduction would
-        // round away still counts).
-        var depth = 8
-        if sameSize, case .tolerance = comparison.rule,
-           let (_, e16) = try? ImageFile.decodeRGBA16(files[0], options: decode, autoOrient: autoOrient),
-           let (_, a16) = try? ImageFile.decodeRGBA16(files[1], options: decode, autoOrient: autoOrient),
-           let d16 = try? ImageDifference(expected16: e16, actual16: a16, size: e.size,
-                                          withAlpha: [images[0], images[1]].contains { $0.channels == 2 || $0.channels == 4 },
-                                          comparison: comparison, keepClasses: diff != nil || html != nil) {
-            d = d16
-            depth = 16
-        }
-        // SSIM when asked for, by --metric ssim or a --min-ssim to reach; its planes of
-        // doubles are held to the memory budget as the decodes are.
-        let wantsSSIM = sameSize && (args.value("metric") == "ssim" || limits.minSSIM != nil)
-        let ssimBytes = e.width.multipliedReportingOverflow(by: e.height * StructuralSimilarity.bytesPerPixel)
-        if wantsSSIM, ssimBytes.overflow || ssimBytes.partialValue > decode.maxMemory {
-            let reason = "SSIM of \(e.size) " + ErrorText.describe(DecodeError.overBudget(needed: ssimBytes.overflow ? Int.max : ssimBytes.partialValue,
-                                                                                           budget: decode.maxMemory))
+        // The verdict ImageScalerTesting gives too (`PairVerdict`): on one canvas when the
+        // sizes differ, at 16 bits where both files have them, SSIM by --metric ssim or
+        // a --min-ssim to reach, its memory held to the budget as the decodes are.
+        let judged: PairVerdict
+        do {
+            judged = try PairVerdict(expected: images[0], actual: images[1], files: (files[0], files[1]), decode: decode,
+                                      autoOrient: autoOrient, comparison: comparison, limits: limits,
+                                      scoreSSIM: args.value("metric") == "ssim", keepClasses: diff != nil || html != nil)
+        } catch {
+            let reason = error is DecodeError ? "SSIM of \(images[0].size) " + ErrorText.describe(error) : "the images could not be compared"
             var j = pairJSON(name, expected, actual)
             j.add("result", "error")
             j.add("error", reason)
             return Outcome(name: name, expected: expected, actual: actual, status: .error, line: reason, json: j.text)
         }
-        let ssim = wantsSSIM ? try? StructuralSimilarity(expected: e, actual: a, comparison: comparison) : nil
-        let matches = sameSize && limits.matches(d, ssim: ssim?.score)
+        let (e, a, d, depth, ssim, matches, sameSize) = (judged.expected, judged.actual, judged.difference, judged.bitDepth,
+                                                         judged.ssim, judged.matches, judged.sameSize)
         var j = pairJSON(name, expected, actual)
         j.add("result", matches ? "match" : "differ")
         if !sameSize { j.add("reason", "size") }

@@ -17,7 +17,7 @@ extension CodecDescriptor {
         },
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
         libraries: { [("libheif", String(cString: cheif_version()))] + (cavif_version().pointee == 0 ? [] : [("libavif", String(cString: cavif_version()))]) },
-        writer: Writer(options: [.quality, .effort, .subsampling, .lossless], encodeWork: 100,
+        writer: Writer(options: [.quality, .effort, .subsampling, .lossless], numbers: [.quality: Number(values: 1...100, defaultValue: HEIFEncoder.defaultQuality), .effort: Number(values: 0...9, defaultValue: HEIFEncoder.defaultEffort)], encodeWork: 100,
                        rows: { HEIFEncoder(format: .avif, width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },
                        settings: HEIFEncoder.avifSettings,

@@ -14,7 +14,7 @@ extension CodecDescriptor {
         maxSide: 65535, incrementalName: "progressive", appliesExifOrientation: false,
         // From the header: asking the library would load it.
         libraries: { [("libheif", String(cString: cheif_version()))] },
-        writer: Writer(options: [.quality, .effort], encodeWork: 60,
+        writer: Writer(options: [.quality, .effort], numbers: [.quality: Number(values: 1...100, defaultValue: HEIFEncoder.defaultQuality), .effort: Number(values: 0...9, defaultValue: HEIFEncoder.defaultEffort)], encodeWork: 60,
                        rows: { HEIFEncoder(format: .heic, width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },
                        settings: HEIFEncoder.settings,

@@ -15,7 +15,7 @@ extension CodecDescriptor {
         // A directory entry stores each side in one byte, 0 meaning 256.
         maxSide: 256, incrementalName: "interlaced", appliesExifOrientation: false,
         libraries: { [] },
-        writer: Writer(options: png.writer!.options, encodeWork: 4,
+        writer: Writer(options: png.writer!.options, numbers: png.writer!.numbers, encodeWork: 4,
                        rows: { width, height, channels, options in
                            ICOEncoder(entry: try ImageFormat.png.encoder(width: width, height: height, channels: channels, options: options),
                                       size: Size(width: width, height: height))

@@ -18,7 +18,7 @@ extension CodecDescriptor {
             let v = Int(cjpeg_version())
             return [("libjpeg-turbo", "\(v / 1_000_000).\(v / 1000 % 1000).\(v % 1000)" + JPEGOwnDecoders.note)]
         },
-        writer: Writer(options: [.quality, .progressive, .optimize, .subsampling], holdsAlpha: false,
+        writer: Writer(options: [.quality, .progressive, .optimize, .subsampling], numbers: [.quality: Number(values: 1...100, defaultValue: JPEGEncoder.defaultQuality)], holdsAlpha: false,
                        rows: {
                            $3.optimize ? try OptimizingJPEGEncoder(width: $0, height: $1, channels: $2, options: $3) as any RowEncoder
                                : try JPEGEncoder(width: $0, height: $1, channels: $2, options: $3)

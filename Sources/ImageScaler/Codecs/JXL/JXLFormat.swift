@@ -19,7 +19,7 @@ extension CodecDescriptor {
         // The codestream's sizes go to 2^30; the pixel limit stops far below.
         maxSide: 1 << 30, incrementalName: "progressive", appliesExifOrientation: false,
         libraries: { [("libjxl", String(cString: cjxl_version()))] },
-        writer: Writer(options: [.quality, .effort, .lossless], encodeWork: 12,
+        writer: Writer(options: [.quality, .effort, .lossless], numbers: [.quality: Number(values: 1...100, defaultValue: JXLEncoder.defaultQuality), .effort: Number(values: 1...9, defaultValue: JXLEncoder.defaultEffort)], encodeWork: 12,
                        rows: { JXLEncoder(width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },
                        settings: { o in

@@ -14,7 +14,7 @@ extension CodecDescriptor {
         // PNG's 31-bit dimensions.
         maxSide: 0x7fff_ffff, incrementalName: "interlaced", appliesExifOrientation: true,
         libraries: { [("libpng", String(cString: cpng_version()))] },
-        writer: Writer(options: [.compression, .palette, .colors, .dither], encodeWork: 4,
+        writer: Writer(options: [.compression, .palette, .colors, .dither], numbers: [.compression: Number(values: 0...9, defaultValue: 6)], encodeWork: 4,
                        rows: { try PNGEncoder(width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { PNGEncoder.carriable($0, channels: $1) },
                        settings: { ["zlib level \($0.compression)"] },

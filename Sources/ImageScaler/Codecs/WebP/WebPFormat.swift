@@ -19,7 +19,7 @@ extension CodecDescriptor {
             let v = Int(cwebp_version())
             return [("libwebp", "\(v >> 16).\(v >> 8 & 0xFF).\(v & 0xFF)")]
         },
-        writer: Writer(options: [.quality, .lossless, .effort], encodeWork: 5,
+        writer: Writer(options: [.quality, .lossless, .effort], numbers: [.quality: Number(values: 1...100, defaultValue: WebPEncoder.defaultQuality), .effort: Number(values: 0...6, defaultValue: WebPEncoder.defaultEffort)], encodeWork: 5,
                        rows: { WebPEncoder(width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { options, _ in (options, []) },
                        settings: { o in
