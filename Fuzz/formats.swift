@@ -1,7 +1,7 @@
 import ImageScaler
 
 /// libFuzzer target for the formats without a fuzz target of their own (WebP, GIF, HEIC,
-/// AVIF, PNM, TIFF, JPEG XL and SVG; scripts/fuzz webp|gif|heif|pnm|tiff|jxl|svg seeds it
+/// AVIF, PNM, TIFF, JPEG XL, SVG and QOI; scripts/fuzz webp|gif|heif|pnm|tiff|jxl|svg|qoi seeds it
 /// with that format): sniffing, header, whole decode, a thumbnail through the pipeline,
 /// every frame of an animation, damage tolerated. Bad input must only
 /// ever throw, within the memory budget.
@@ -15,6 +15,7 @@ public func fuzzFormats(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = try? ImageCodec.decode(bytes, options: options)
     let fill = ImageOperation.fill(Size(width: 7, height: 5), from: nil, origin: .topLeft, gravity: .centre)
     _ = try? fill.render(bytes, as: .png, decode: options)
+    _ = try? fill.render(bytes, as: .qoi, decode: options)
     // Every frame of an animation (APNG, animated WebP and GIF, JPEG XL) through the
     // compositor and the animation encoders, a few frames at most.
     var frames = options
