@@ -20,17 +20,6 @@ final class GIFEncoder: RowEncoder {
         return try writer.finish()
     }
 
-    /// GIF holds none of an input's ICC, EXIF or XMP here: each left out is said once.
-    static func carriable(_ options: EncodeOptions) -> (EncodeOptions, [String]) {
-        var o = options, warnings: [String] = []
-        if o.iccProfile != nil { warnings.append("GIF holds no ICC profile; the input's was not carried") }
-        if o.exif != nil || o.xmp != nil { warnings.append("GIF holds no EXIF or XMP; --keep-metadata copied none") }
-        o.iccProfile = nil
-        o.exif = nil
-        o.xmp = nil
-        return (o, warnings)
-    }
-
     /// RGB or RGBA samples as RGBA.
     static func rgba(_ pixels: [UInt8], channels: Int) -> [UInt8] {
         guard channels == 3 else { return pixels }

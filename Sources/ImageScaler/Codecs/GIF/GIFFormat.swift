@@ -18,7 +18,7 @@ extension CodecDescriptor {
         },
         writer: Writer(options: [],
                        rows: { w, h, c, _ in GIFEncoder(width: w, height: h, channels: c) },
-                       carriable: { options, _ in GIFEncoder.carriable(options) },
+                       carriable: { options, _ in options.withoutMetadata(in: "GIF") },
                        settings: { _ in ["a colour table a frame (median cut past 255 colours), alpha below 128 transparent"] },
                        animation: { size, _, loops in try GIFAnimationEncoder(size: size, loopCount: loops) },
                        // Rows gathered, then the median cut's indices and histogram: 80 MB

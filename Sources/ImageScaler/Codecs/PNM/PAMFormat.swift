@@ -14,6 +14,6 @@ extension CodecDescriptor {
         libraries: { [] },
         writer: Writer(options: [],
                        rows: { width, height, channels, _ in PNMEncoder(width: width, height: height, channels: channels, pam: true) },
-                       carriable: { options, _ in PNMEncoder.carriable(options) },
+                       carriable: { options, _ in options.withoutMetadata(in: "PNM") },
                        settings: { _ in ["8-bit, P7"] }))
 }

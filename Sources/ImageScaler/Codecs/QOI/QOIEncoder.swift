@@ -81,15 +81,4 @@ final class QOIEncoder: RowEncoder {
         guard rows == height else { throw EncodeError.incomplete(rows: rows, of: height) }
         return bytes + QOIOps.end
     }
-
-    /// QOI carries no ICC profile, EXIF or XMP: each one asked for is left out, with a line.
-    static func carriable(_ options: EncodeOptions) -> (EncodeOptions, [String]) {
-        var o = options, warnings: [String] = []
-        if o.iccProfile != nil { warnings.append("QOI holds no ICC profile; the input's was not carried") }
-        if o.exif != nil || o.xmp != nil { warnings.append("QOI holds no EXIF or XMP; --keep-metadata copied none") }
-        o.iccProfile = nil
-        o.exif = nil
-        o.xmp = nil
-        return (o, warnings)
-    }
 }

@@ -15,6 +15,6 @@ extension CodecDescriptor {
         libraries: { [] },
         writer: Writer(options: [],
                        rows: { width, height, channels, _ in QOIEncoder(width: width, height: height, channels: channels) },
-                       carriable: { options, _ in QOIEncoder.carriable(options) },
+                       carriable: { options, _ in options.withoutMetadata(in: "QOI") },
                        settings: { _ in ["lossless, 8-bit"] }))
 }
