@@ -48,7 +48,7 @@ struct QOIDecoder: RowDecoder {
                         if run > 0 {
                             run -= 1
                         } else if truncatedAt == nil {
-                            if let next = QOIDecoder.step(bytes, &at, &pixel, &run, &table) {
+                            if let next = QOIDecoder.step(bytes, at, &pixel, &run, &table) {
                                 at = next
                             } else {
                                 truncatedAt = y * width + i
@@ -83,7 +83,7 @@ struct QOIDecoder: RowDecoder {
     /// Reads the operation at `at` into `pixel` (and `run`, `table`); the offset after it,
     /// or nil where the data ends first.
     @inline(__always)
-    private static func step(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ pixel: inout UInt32, _ run: inout Int,
+    private static func step(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ pixel: inout UInt32, _ run: inout Int,
                              _ table: inout [UInt32]) -> Int? {
         let end = bytes.count
         guard at < end else { return nil }
