@@ -46,4 +46,8 @@ int csvg_gunzip(const uint8_t *data, size_t size, size_t limit, uint8_t **out, s
 /* librsvg's version, "2.54.7", or "" before csvg_load succeeded. */
 const char *csvg_version(void);
 
+/* librsvg's version read from librsvg-2.so.2 beside libc without opening it, into
+   out: 0, or -1 where that file cannot be found or read (then csvg_load tells). */
+int csvg_version_from_file(char *out, size_t out_size);
+
 #endif

@@ -14,6 +14,10 @@ extension CodecDescriptor {
         // cairo's image surfaces stop at 32767 a side.
         maxSide: 32767, incrementalName: "progressive", appliesExifOrientation: false,
         libraries: {
+            var buffer = [CChar](repeating: 0, count: 32)
+            if csvg_version_from_file(&buffer, buffer.count) == 0 {
+                return [("librsvg", String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))]
+            }
             var message = ShimMessage()
             guard message.with({ csvg_load($0, $1) }) == 0 else { return [("librsvg", "not available")] }
             return [("librsvg", String(cString: csvg_version()))]
