@@ -12,12 +12,12 @@ enum HelpText {
     /// "JPEG 85, WebP 80, HEIC/AVIF 50, JPEG XL 75": each format's default, formats next
     /// to each other with the same one joined.
     static func defaults(_ option: EncoderOption) -> String {
-        grouped(option, by: { $0.defaultValue }).map { "\($0.names.joined(separator: "/")) \($0.key)" }.joined(separator: ", ")
+        grouped(option, by: { $0.defaultValue }).map { "\($0.formats.map(\.displayName).joined(separator: "/")) \($0.key)" }.joined(separator: ", ")
     }
 
     /// "WebP (0-6), HEIC and AVIF (0-9), JPEG XL (1-9)": each format's values.
     static func ranges(_ option: EncoderOption) -> String {
-        grouped(option, by: { values($0.values) }).map { "\(list($0.names)) (\($0.key))" }.joined(separator: ", ")
+        grouped(option, by: { values($0.values) }).map { "\(ImageFormat.names($0.formats)) (\($0.key))" }.joined(separator: ", ")
     }
 
     /// Every value some format takes for `option`.
@@ -30,21 +30,16 @@ enum HelpText {
     static func values(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)-\(range.upperBound)" }
 
     private static func grouped<Key: Equatable>(_ option: EncoderOption,
-                                                by key: ((format: ImageFormat, values: ClosedRange<Int>, defaultValue: Int)) -> Key) -> [(names: [String], key: Key)] {
-        var groups: [(names: [String], key: Key)] = []
+                                                by key: ((format: ImageFormat, values: ClosedRange<Int>, defaultValue: Int)) -> Key) -> [(formats: [ImageFormat], key: Key)] {
+        var groups: [(formats: [ImageFormat], key: Key)] = []
         for number in ImageFormat.numbers(option) {
             let k = key(number)
             if let last = groups.last, last.key == k {
-                groups[groups.count - 1].names.append(number.format.displayName)
+                groups[groups.count - 1].formats.append(number.format)
             } else {
-                groups.append(([number.format.displayName], k))
+                groups.append(([number.format], k))
             }
         }
         return groups
-    }
-
-    private static func list(_ names: [String]) -> String {
-        guard let last = names.last, names.count > 1 else { return names.joined() }
-        return names.dropLast().joined(separator: ", ") + " and " + last
     }
 }
