@@ -7,6 +7,14 @@ import PackageDescription
 // for 24 CPU-s less of build.
 let optimisedArithmetic: [SwiftSetting] = Context.environment["IMGSCALE_OPTIMISE_ARITHMETIC"] == "1" ? [.unsafeFlags(["-Osize"])] : []
 
+// scripts/test builds the tests in release, beside the optimised library (one compile
+// of it for the binary users get and the tests both): the test code itself at -Onone
+// (optimised, it doubled the build for nothing the tests need), and imgscale linked
+// against the shared Swift runtime, as XCTest is. scripts/install then relinks imgscale
+// statically in the same folder, without compiling anything again.
+let releaseTests = Context.environment["IMGSCALE_RELEASE_TESTS"] == "1"
+let testCode: [SwiftSetting] = releaseTests ? [.unsafeFlags(["-Onone"])] : []
+
 let package = Package(
     name: "imgscale",
     products: [
@@ -52,16 +60,16 @@ let package = Package(
         // Golden-image assertions for XCTest and Swift Testing suites.
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler", "ImageCompare"]),
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare", "CHashShim", "CArgumentsShim"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+                          linkerSettings: releaseTests ? [] : [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The library example, built with the package so it costs no second compile of
         // ImageScaler; another package name keeps `package` declarations out of its reach,
         // so it sees the public API alone, as Examples/*/Package.swift's users do.
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
         .executableTarget(name: "srcset", dependencies: ["ImageScaler"], path: "Examples/srcset/Sources/srcset"),
         // What the test targets share to reach their outside references (python3 and Pillow).
-        .target(name: "TestReferences", path: "Tests/TestReferences"),
-        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "CHashShim", "TestReferences"]),
-        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageCompare", "ImageScalerTesting", "TestReferences"]),
+        .target(name: "TestReferences", path: "Tests/TestReferences", swiftSettings: testCode),
+        .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "CHashShim", "TestReferences"], swiftSettings: testCode),
+        .testTarget(name: "CLITests", dependencies: ["imgscale", "ImageScaler", "ImageCompare", "ImageScalerTesting", "TestReferences"], swiftSettings: testCode),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ import Glibc
 /// sRGB transfer curve and IEC 61966-2-1's matrix as the standard prints it (4 decimals),
 /// relative to D65's white from its chromaticity (0.3127, 0.3290), as colour-science does.
 /// Doubles in a fixed order: the same value on every run.
-enum DeltaE2000 {
+package enum DeltaE2000 {
     /// The 256 levels through sRGB's curve, to linear light 0...1.
     private static let linear: [Double] = (0..<256).map { v in
         let c = Double(v) / 255
@@ -28,7 +28,7 @@ enum DeltaE2000 {
         return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
     }
 
-    static func difference(_ p: (Double, Double, Double), _ q: (Double, Double, Double)) -> Double {
+    package static func difference(_ p: (Double, Double, Double), _ q: (Double, Double, Double)) -> Double {
         let (l1, a1, b1) = p, (l2, a2, b2) = q
         let c1 = (a1 * a1 + b1 * b1).squareRoot(), c2 = (a2 * a2 + b2 * b2).squareRoot()
         let cMean = (c1 + c2) / 2

@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-@testable import ImageScaler
+import ImageScaler
 import ImageScalerTesting
 
 /// Every case of TestImages/goldens/cases.tsv, through the library and through the

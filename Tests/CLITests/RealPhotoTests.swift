@@ -1,7 +1,7 @@
 import XCTest
 import TestReferences
 import Foundation
-@testable import ImageScaler
+import ImageScaler
 
 /// Orientation, colour profiles, metadata and output options, run through the CLI.
 final class RealPhotoTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// Linear light's box average before the filter: Pillow's `resize(reducing_gap:)`
 /// geometry (factors `int(scale / gap) or 1`, the box `_get_safe_box` widens by the

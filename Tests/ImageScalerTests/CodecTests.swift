@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 import ImageCompare
 
 final class CodecTests: XCTestCase {

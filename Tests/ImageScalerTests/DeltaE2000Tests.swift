@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageCompare
+import ImageCompare
 
 /// CIEDE2000 on Sharma, Wu and Dalal's (2005) published test pairs, to their 4 decimals,
 /// and its symmetry; the sRGB side is held to colour-science in CompareDeltaETests.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// Broken-EXIF cases built by hand: every one must give a reason, never a crash, and a
 /// good block must give its orientation.

@@ -1,7 +1,7 @@
 import XCTest
 import TestReferences
 import Foundation
-@testable import ImageScaler
+import ImageScaler
 
 /// Every filter against Pillow at hundreds of random sizes, where fixed-point rounding
 /// edges live (a few fixed images cannot reach them): 400 random shapes, each shrunk

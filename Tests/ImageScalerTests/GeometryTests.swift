@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 final class GeometryTests: XCTestCase {
     // Five source shapes against five target shapes; every rect worked out by hand from

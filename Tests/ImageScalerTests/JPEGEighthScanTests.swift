@@ -2,7 +2,7 @@ import CJPEGOwnDecoders
 import CJPEGShim
 import XCTest
 import TestReferences
-@testable import ImageScaler
+import ImageScaler
 
 /// The 1/8 decoder outside libjpeg must give djpeg -scale 1/8's bytes, on one thread or
 /// two wherever the second starts, and leave every file it does not expect to libjpeg.

@@ -1,6 +1,6 @@
 import XCTest
 import TestReferences
-@testable import ImageScaler
+import ImageScaler
 
 /// imgscale's Huffman decoder in libjpeg's place (jpeg_entropy.c) must leave libjpeg's
 /// bytes: on every file cjpeg writes, at every scale, whole and in regions, and on

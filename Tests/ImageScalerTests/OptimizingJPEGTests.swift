@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// The parts of `--optimize` by hand: the integer DCT against the definition in doubles,
 /// the trellis at λ = 0 (plain rounding) and at a λ no coefficient is worth, and the

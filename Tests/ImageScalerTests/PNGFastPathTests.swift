@@ -1,7 +1,7 @@
 import XCTest
 import TestReferences
 import Foundation
-@testable import ImageScaler
+import ImageScaler
 
 /// The PNG paths that bypass libpng's row handling: the encoder's own filtering and
 /// deflate strategy (`png_idat.c`) and the decoder's inflate-aside unfiltering

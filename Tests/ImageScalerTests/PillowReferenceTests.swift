@@ -1,7 +1,7 @@
 import XCTest
 import TestReferences
 import Foundation
-@testable import ImageScaler
+import ImageScaler
 
 /// The resampler against Pillow's own `Image.resize(..., BILINEAR, box)`, the outside
 /// reference for its semantics (premultiplied RGBA/LA included). Same input bytes go to

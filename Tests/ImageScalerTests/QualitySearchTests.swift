@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// The quality search's arithmetic by hand: the shape's piecewise line and its inverse,
 /// and a boundary found in few probes when the measure is the shape shifted.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 import CResample
 
 final class ResamplerTests: XCTestCase {

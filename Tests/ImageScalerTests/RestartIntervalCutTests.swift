@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// Cutting restart intervals out of the compressed data must change which bytes
 /// libjpeg reads, never which pixels a region decode returns.

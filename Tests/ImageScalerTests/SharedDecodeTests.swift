@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// Several outputs over one decoder: the decodes are counted at the decoder itself (a
 /// PNG once, a JPEG once per shrink factor), and every output equals its own render.

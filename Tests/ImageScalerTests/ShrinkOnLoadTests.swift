@@ -1,6 +1,6 @@
 import XCTest
 import TestReferences
-@testable import ImageScaler
+import ImageScaler
 import ImageCompare
 
 final class ShrinkOnLoadTests: XCTestCase {

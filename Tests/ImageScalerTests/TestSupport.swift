@@ -1,6 +1,6 @@
 import XCTest
 import TestReferences
-@testable import ImageScaler
+import ImageScaler
 
 /// Paths to the project's TestImages and the shared corpus beside the project.
 enum Fixtures {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// The 16-bit resampler against the same filters computed in double precision with no
 /// rounding between the passes (weights from `Filter.weight`, normalised per window as

@@ -1,5 +1,5 @@
 import XCTest
-@testable import ImageScaler
+import ImageScaler
 
 /// `--timeout`'s default grows with what a job costs: never under what was measured for
 /// an ordinary job (a 12 MP AVIF took 14.6 s on 2 cores), and at its floor for a thumbnail.

@@ -31,15 +31,15 @@ package struct DecodeOptions: Sendable {
     package var fileName: String? = nil
     /// JPEG entropy data decoded by libjpeg alone, not by imgscale's own decoders: the
     /// reference that tests and the fuzzer hold those to.
-    var libjpegOnly = false
+    package var libjpegOnly = false
     /// imgscale's own JPEG entropy decoders whatever the process decided: only for
     /// `JPEGOwnDecoders`' own known-answer check, which decides it.
     var forcingOwnJPEGDecoders = false
     /// Set by the async render: decoding stops between row chunks once it is set.
-    var cancellation: CancellationFlag? = nil
+    package var cancellation: CancellationFlag? = nil
     /// The fewest MCUs a JPEG scan needs for its Huffman decoding to run ahead on a lent
     /// thread (below, the thread costs more than it saves); tests lower it.
-    var pipelineMCUs = 1 << 14
+    package var pipelineMCUs = 1 << 14
 
     package init(maxPixels: Int = DecodeOptions.defaultMaxPixels, shrink: Int = 1) {
         self.maxPixels = maxPixels

@@ -37,3 +37,21 @@ public struct ImageInfo: Equatable, Sendable {
 
     public var uprightSize: Size { orientation.swapsAxes ? Size(width: size.height, height: size.width) : size }
 }
+
+extension ImageInfo {
+    /// A header as a codec fills it in: the ten fields every format has, the rest at
+    /// their defaults.
+    package init(format: ImageFormat, size: Size, channels: Int, bitDepth: Int, colorModel: ColorModel,
+                 orientation: Orientation, interlaced: Bool, iccProfile: [UInt8]?, exif: [UInt8]?, xmp: [UInt8]?) {
+        self.format = format
+        self.size = size
+        self.channels = channels
+        self.bitDepth = bitDepth
+        self.colorModel = colorModel
+        self.orientation = orientation
+        self.interlaced = interlaced
+        self.iccProfile = iccProfile
+        self.exif = exif
+        self.xmp = xmp
+    }
+}

@@ -17,7 +17,7 @@ extension Orientation {
     /// Where a region of the upright image lies in the stored pixels, for an image
     /// stored as `stored` (width x height before orientation). Continuous coordinates:
     /// a pixel's left edge is x, its right edge x + 1.
-    func storedRect(_ r: SamplingRect, stored: Size) -> SamplingRect {
+    package func storedRect(_ r: SamplingRect, stored: Size) -> SamplingRect {
         let (W, H) = (Double(stored.width), Double(stored.height))
         func map(_ x: Double, _ y: Double) -> (Double, Double) {
             switch self {

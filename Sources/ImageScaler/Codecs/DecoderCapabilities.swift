@@ -1,5 +1,5 @@
 /// What a decoder can do, so that the planner asks about abilities, never about formats.
-struct DecoderCapabilities: Sendable {
+package struct DecoderCapabilities: Sendable {
     /// Scales it decodes at directly, as divisors of the stored size (1 = full size).
     var shrinkFactors: [Int] = [1]
     /// Whether it can decode only a region's rows and columns; pixels within

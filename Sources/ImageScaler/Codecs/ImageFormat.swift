@@ -130,7 +130,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
 
     /// The decoder for a file that starts with a registered signature, with the colour
     /// stage after it.
-    static func decoder(for data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> any RowDecoder {
+    package static func decoder(for data: [UInt8], options: DecodeOptions = DecodeOptions()) throws -> any RowDecoder {
         if data.isEmpty { throw DecodeError.empty }
         guard let format = sniff(data) else { throw DecodeError.unknownFormat }
         if options.page > 0, format.codec.pageName == nil { throw DecodeError.noPage(options.page, pages: 1, name: nil) }

@@ -14,7 +14,7 @@ import Glibc
 /// other test images 4.1 and 3.5. For --max-bytes 3.25.
 /// Deterministic: the same probes in the same order every run. The image was resampled
 /// once; only encode and decode repeat.
-struct QualitySearch {
+package struct QualitySearch {
     /// The encoder at a quality: the file.
     let encode: (Int) throws -> [UInt8]
     /// The file's pixels.
@@ -101,7 +101,7 @@ struct QualitySearch {
     /// The measure is taken to run straight in `scale(q)` (by default q itself), `inverse`
     /// mapping a scale value back to a (fractional) quality, at a typical `slope` per unit
     /// of the scale until two probes give their own.
-    static func boundary(start: Int, top: Int, isAbove: (Int) throws -> Bool, measure: (Int) throws -> Double,
+    package static func boundary(start: Int, top: Int, isAbove: (Int) throws -> Bool, measure: (Int) throws -> Double,
                          scale: (Int) -> Double = { Double($0) }, inverse: (Double) -> Double = { $0 },
                          slope typical: Double = 1.0 / 40) throws -> Int? {
         var lo = 0, hi = top
@@ -147,15 +147,15 @@ struct QualitySearch {
 
     /// Piecewise-linear along a shape of 21 points (qualities 0, 5, ..., 100), rising;
     /// beyond its ends it runs on at the end segments' slopes.
-    struct Along {
+    package struct Along {
         let points: [Double]
 
-        init(_ points: [Double]) {
+        package init(_ points: [Double]) {
             precondition(points.count == 21 && zip(points, points.dropFirst()).allSatisfy { $0 < $1 }, "a shape must rise over 21 points")
             self.points = points
         }
 
-        func value(_ q: Int) -> Double { value(Double(q)) }
+        package func value(_ q: Int) -> Double { value(Double(q)) }
 
         func value(_ q: Double) -> Double {
             let i = min(max(Int((q / 5).rounded(.down)), 0), 19)
@@ -163,7 +163,7 @@ struct QualitySearch {
         }
 
         /// The quality at which the shape reaches `v`.
-        func quality(at v: Double) -> Double {
+        package func quality(at v: Double) -> Double {
             var i = 0
             while i < 19 && points[i + 1] < v { i += 1 }
             return Double(i * 5) + 5 * (v - points[i]) / (points[i + 1] - points[i])

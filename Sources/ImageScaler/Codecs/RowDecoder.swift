@@ -2,7 +2,7 @@
 /// then `decode` announces the part of the image it delivers (`begin`) and hands over
 /// its rows top to bottom in chunks, straight alpha, stored orientation. One type per
 /// format conforms, in the codec's own files; `ImageFormat.decoder(for:)` picks it.
-protocol RowDecoder: Sendable {
+package protocol RowDecoder: Sendable {
     /// The header: size, channels, orientation, ICC, EXIF, and what a full decode holds.
     var info: ImageInfo { get }
     var capabilities: DecoderCapabilities { get }
@@ -41,20 +41,20 @@ protocol RowDecoder: Sendable {
 }
 
 extension RowDecoder {
-    func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
+    package func decode(region: Rect?, shrink: Int, options: DecodeOptions, lending thread: LentThread,
                 begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try decode(region: region, shrink: shrink, options: options, begin: begin, rows: rows)
     }
 
-    func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? { nil }
+    package func halves(of region: Rect, shrink: Int, options: DecodeOptions, split: Int, overlap: Int) -> RegionHalves? { nil }
 
-    func balancedSplit(of region: Rect, shrink: Int) -> Int? { nil }
+    package func balancedSplit(of region: Rect, shrink: Int) -> Int? { nil }
 
-    func drawn(at size: Size) throws -> (any RowDecoder)? { nil }
+    package func drawn(at size: Size) throws -> (any RowDecoder)? { nil }
 
-    func frames(options: DecodeOptions) throws -> (any FrameReader)? { nil }
+    package func frames(options: DecodeOptions) throws -> (any FrameReader)? { nil }
 
-    func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? { nil }
+    package func decodeWide(options: DecodeOptions) throws -> (WideImage, ImageInfo)? { nil }
 
     /// Where to split `region` so the two parts take about as long: the balanced row,
     /// else the middle, at least `margin` rows from either end (nil when the region is
@@ -74,7 +74,7 @@ extension RowDecoder {
 
 /// Two parts of a region, each decoded by its own call, for the executor to run at once.
 /// `bottom` starts at or above `top`'s end (rows both deliver are the same pixels).
-struct RegionHalves: Sendable {
+package struct RegionHalves: Sendable {
     typealias Decode = @Sendable ((DecodedRegion) throws -> Void, (RowChunk) throws -> Void) throws -> ImageInfo
     let top: Rect
     let bottom: Rect

@@ -3,7 +3,7 @@
 /// `CancellationError`, so a cancelled server request stops costing CPU within a chunk.
 /// It counts the looks, and a flag made with `setAtCheck` sets itself at that look: a
 /// cancellation at a known point of a render, which no timing can give a test.
-final class CancellationFlag: Sendable {
+package final class CancellationFlag: Sendable {
     private struct State {
         var set = false
         var checks = 0
@@ -11,7 +11,7 @@ final class CancellationFlag: Sendable {
     }
     private let state: Locked<State>
 
-    init(setAtCheck: Int? = nil) {
+    package init(setAtCheck: Int? = nil) {
         state = Locked(State(setAt: setAtCheck))
     }
 
@@ -20,7 +20,7 @@ final class CancellationFlag: Sendable {
     var isSet: Bool { state.withLock { $0.set } }
 
     /// How many times `check` has looked.
-    var checks: Int { state.withLock { $0.checks } }
+    package var checks: Int { state.withLock { $0.checks } }
 
     /// Throws `CancellationError` once set.
     func check() throws {

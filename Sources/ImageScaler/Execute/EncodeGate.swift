@@ -8,7 +8,7 @@ import Glibc
 /// kept for it, so it owns a core the moment its rows end and the cheaper ones fill the
 /// other (longest-processing-time order). Only when work starts changes, never what it
 /// makes. A pthread mutex and condition, so ThreadSanitizer sees the hand-over.
-final class EncodeGate: @unchecked Sendable {  // every var is read and written under `mutex`
+package final class EncodeGate: @unchecked Sendable {  // every var is read and written under `mutex`
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let permits: Int
@@ -21,7 +21,7 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
     private var pending: Set<Int>
 
     /// `costs`: every output that will ask, by index, with its expected encoding work.
-    init(permits: Int, costs: [Int: Int], trims: Bool = false) {
+    package init(permits: Int, costs: [Int: Int], trims: Bool = false) {
         self.permits = max(1, permits)
         self.trims = trims
         free = self.permits
@@ -40,7 +40,7 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
 
     /// Runs output `index`'s `body` once a permit is free beyond those kept for costlier
     /// outputs that have not started.
-    func run<T>(index: Int, _ body: () throws -> T) rethrows -> T {
+    package func run<T>(index: Int, _ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         while free <= min(costlierPending(than: index), permits - 1) { pthread_cond_wait(changed, mutex) }
         pending.remove(index)
@@ -61,7 +61,7 @@ final class EncodeGate: @unchecked Sendable {  // every var is read and written 
     }
 
     /// Output `index` will not ask (it failed, or was cancelled): nothing waits for it.
-    func withdraw(_ index: Int) {
+    package func withdraw(_ index: Int) {
         pthread_mutex_lock(mutex)
         if pending.remove(index) != nil { pthread_cond_broadcast(changed) }
         pthread_mutex_unlock(mutex)

@@ -4,7 +4,7 @@ import Dispatch
 /// sequential stages (PNG: inflating, then unfiltering) can run them on two cores.
 /// Only `RenderExecutor` makes one, when it has a core to spare; a decoder that
 /// starts work on it must wait for that work before its decode returns.
-struct LentThread: Sendable {
+package struct LentThread: Sendable {
     fileprivate init() {}
 
     /// Starts `work` on the lent thread; wait for it before returning.
@@ -29,5 +29,5 @@ struct LentWork: @unchecked Sendable {
 
 extension RenderExecutor {
     /// A thread to lend a decode (the executor decides when: `Split.lentThread`).
-    static func lentThread() -> LentThread { LentThread() }
+    package static func lentThread() -> LentThread { LentThread() }
 }

@@ -9,7 +9,7 @@ import Dispatch
 /// rows) while each output resamples and encodes on another, so a large output's encode
 /// overlaps everything else; `threads` of them finish at once, largest first
 /// (`EncodeGate`). The bytes are the same at any thread count.
-struct RenderExecutor: Sendable {
+package struct RenderExecutor: Sendable {
     let decoder: any RowDecoder
     let plans: [RenderPlan]
     let options: DecodeOptions
@@ -20,7 +20,7 @@ struct RenderExecutor: Sendable {
     /// Whether each finished encoder's freed memory is given back (`RenderSchedule.tight`).
     let trims: Bool
 
-    init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool,
+    package init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool,
          permits: Int? = nil, trims: Bool = false) {
         self.decoder = decoder
         self.plans = plans
@@ -40,16 +40,16 @@ struct RenderExecutor: Sendable {
 
     /// One decode feeding several outputs: the plans (by index) that decode at one
     /// shrink factor, over the union of their windows (nil: the whole image).
-    struct Pass: Equatable, Sendable {
-        let shrink: Int
-        let window: Rect?
-        let outputs: [Int]
+    package struct Pass: Equatable, Sendable {
+        package let shrink: Int
+        package let window: Rect?
+        package let outputs: [Int]
     }
 
     /// The decodes the resampling plans need: one per distinct shrink factor, smallest
     /// factor (the most work) first. A streamed convert joins the full-size pass over
     /// the whole image; other plans without resampling decode on their own.
-    static func passes(_ plans: [RenderPlan]) -> [Pass] {
+    package static func passes(_ plans: [RenderPlan]) -> [Pass] {
         var byShrink: [Int: [Int]] = [:]
         for (i, plan) in plans.enumerated() where plan.path != .wide && plan.path != .recompress {
             if let r = plan.resample {
@@ -74,19 +74,25 @@ struct RenderExecutor: Sendable {
     }
 
     /// How one plan's result is written.
-    struct Output {
+    package struct Output {
         let format: ImageFormat
         /// The encoder's options for a result of that many channels (the ICC profile
         /// fits or it does not).
         let encoding: (Int) -> EncodeOptions
         /// For a plan on the `recompress` path: the input's coded data, recompressed.
         var recompressed: (() throws -> [UInt8])? = nil
+
+        package init(format: ImageFormat, encoding: @escaping (Int) -> EncodeOptions, recompressed: (() throws -> [UInt8])? = nil) {
+            self.format = format
+            self.encoding = encoding
+            self.recompressed = recompressed
+        }
     }
 
     /// Every plan's encoded output, or why its own resampling or encoding failed, in the
     /// plans' order: one output's failure leaves the others to finish. A decode's failure
     /// is the input's, and is thrown.
-    func render(_ outputs: [Output]) throws -> [Result<RenderResult, Error>] {
+    package func render(_ outputs: [Output]) throws -> [Result<RenderResult, Error>] {
         precondition(outputs.count == plans.count, "one output per plan")
         var results = [Result<RenderResult, Error>?](repeating: nil, count: plans.count)
         for (i, plan) in plans.enumerated() where plan.path == .whole {
@@ -347,7 +353,7 @@ struct RenderExecutor: Sendable {
 
     /// `region` decoded whole into memory - split in halves decoded at once when `split`
     /// and the decoder can - with where it sits in the shrunk image.
-    static func collect(_ decoder: any RowDecoder, region: Rect?, shrink: Int, options: DecodeOptions,
+    package static func collect(_ decoder: any RowDecoder, region: Rect?, shrink: Int, options: DecodeOptions,
                         split: Bool) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
         let info: ImageInfo

@@ -2,10 +2,10 @@
 /// whose pixels are already upright: the orientation becomes 1, so viewers do not turn
 /// it a second time, and the IFD1 thumbnail (the source's picture, now stale) is cut
 /// off. Every offset is bounds-checked; a block it cannot parse is dropped (nil).
-enum ExifEditor {
+package enum ExifEditor {
     /// With `size`, the Exif IFD's PixelXDimension and PixelYDimension become the
     /// output's own size (written as LONG when a side passes 65535).
-    static func forUprightOutput(_ exif: [UInt8], size: Size? = nil) -> [UInt8]? {
+    package static func forUprightOutput(_ exif: [UInt8], size: Size? = nil) -> [UInt8]? {
         guard var block = TIFFBlock(exif), let (ifd0, count) = block.ifd0 else { return nil }
         let linkAt = ifd0 + 2 + count * 12
         guard let ifd1 = block.u32(linkAt) else { return nil }
@@ -65,7 +65,7 @@ enum ExifEditor {
     }
 
     /// XMP can state an orientation too (`tiff:Orientation`); it is set to 1 as well.
-    static func xmpForUprightOutput(_ xmp: [UInt8]) -> [UInt8] {
+    package static func xmpForUprightOutput(_ xmp: [UInt8]) -> [UInt8] {
         // One pass over the bytes, each digit rewritten in place: every other byte stays
         // exactly as it was (a multi-megabyte packet is not decoded as text).
         var out = xmp

@@ -4,10 +4,10 @@
 /// Every offset is checked against the block before it is read, so truncated IFDs,
 /// offsets past the end and unknown byte orders give a reason instead of a crash. Only
 /// IFD0 is read and it is read once, so link loops cannot make it spin.
-enum ExifReader {
+package enum ExifReader {
     /// The orientation, or a reason the block could not be trusted. A block without the
     /// tag is orientation 1 with no complaint.
-    static func orientation(in exif: [UInt8]) -> Result<Orientation, ExifError> {
+    package static func orientation(in exif: [UInt8]) -> Result<Orientation, ExifError> {
         guard exif.count >= 8 else { return .failure(.truncated) }
         guard let block = TIFFBlock(exif), block.u16(2) == 42 else { return .failure(.badByteOrder) }
         guard let (ifd, count) = block.ifd0 else { return .failure(.offsetOutOfRange) }
@@ -70,14 +70,14 @@ enum ExifReader {
 
 /// Why an EXIF block was ignored. Broken EXIF never fails an image: it means
 /// orientation 1 and a warning.
-enum ExifError: Error, Equatable, CustomStringConvertible {
+package enum ExifError: Error, Equatable, CustomStringConvertible {
     case truncated
     case badByteOrder
     case offsetOutOfRange
     case badOrientationEntry
     case badOrientationValue(Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .truncated: return "EXIF block is truncated"
         case .badByteOrder: return "EXIF block has no valid TIFF header"

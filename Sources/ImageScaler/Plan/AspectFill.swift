@@ -16,7 +16,7 @@
 ///   crop. It is not shrunk back: covering every source pixel the exact crop touches
 ///   keeps the result centred and never stretches more than that fraction of a pixel,
 ///   where the recipe's fallback to the whole rect stretched the whole picture.
-enum AspectFill {
+package enum AspectFill {
     /// The largest target side accepted (2^24): with image sides below 2^31, every
     /// product below stays far inside 64 bits.
     static let maxSide = 1 << 24
@@ -47,7 +47,7 @@ enum AspectFill {
 
     /// The from-rect clipped to the image, as `CGImage.cropping(to:)` does, after
     /// converting it from `origin` to top-left coordinates.
-    static func clip(_ rect: Rect, origin: CoordinateOrigin, to image: Size) throws -> Rect {
+    package static func clip(_ rect: Rect, origin: CoordinateOrigin, to image: Size) throws -> Rect {
         let topLeft = rect.flipped(from: origin, imageHeight: image.height)
         guard let clipped = topLeft.intersection(Rect(size: image)) else {
             throw GeometryError.emptyIntersection(rect, origin, image)
@@ -57,7 +57,7 @@ enum AspectFill {
 
     /// The size that fits inside `box` with `source`'s aspect ratio, one side exact and
     /// the other rounded to nearest (at least 1).
-    static func fitSize(_ source: Size, in box: Size) throws -> Size {
+    package static func fitSize(_ source: Size, in box: Size) throws -> Size {
         guard valid(box) else { throw GeometryError.badTarget(box) }
         let (w, h, W, H) = (source.width, source.height, box.width, box.height)
         if w * H > W * h {

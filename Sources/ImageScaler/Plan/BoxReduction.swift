@@ -5,16 +5,16 @@
 /// covers decoded pixels `box.x + i*x ..< box.x + (i+1)*x` (and likewise down), clipped
 /// to `box`, so the last blocks may be partial and average only what they cover. Colour
 /// is averaged weighted by alpha. Coordinates are the decoded image's, top-left origin.
-struct BoxReduction: Equatable {
-    let x: Int
-    let y: Int
+package struct BoxReduction: Equatable {
+    package let x: Int
+    package let y: Int
     /// The decoded pixels reduced; the rest are never read.
-    let box: Rect
+    package let box: Rect
 
     /// The reduction for resampling `rect` of an image of `size` to `target`, or nil when
     /// neither axis has room for a factor of 2 (or the filter is nearest, which Pillow
     /// never reduces for).
-    init?(rect: SamplingRect, of size: Size, into target: Size, filter: ResampleFilter, gap: Double) {
+    package init?(rect: SamplingRect, of size: Size, into target: Size, filter: ResampleFilter, gap: Double) {
         guard filter != .nearest, gap >= 1 else { return nil }
         let scaleX = rect.width / Double(target.width), scaleY = rect.height / Double(target.height)
         let fx = max(1, Int(scaleX / gap)), fy = max(1, Int(scaleY / gap))
@@ -28,7 +28,7 @@ struct BoxReduction: Equatable {
         box = Rect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
     }
 
-    init(x: Int, y: Int, box: Rect) {
+    package init(x: Int, y: Int, box: Rect) {
         precondition(x >= 1 && y >= 1 && !box.isEmpty, "an empty reduction")
         self.x = x
         self.y = y
@@ -36,12 +36,12 @@ struct BoxReduction: Equatable {
     }
 
     /// The reduced image's size: partial blocks count.
-    var reducedSize: Size {
+    package var reducedSize: Size {
         Size(width: (box.width + x - 1) / x, height: (box.height + y - 1) / y)
     }
 
     /// `rect` in the reduced image's coordinates.
-    func reduced(_ rect: SamplingRect) -> SamplingRect {
+    package func reduced(_ rect: SamplingRect) -> SamplingRect {
         SamplingRect(x: (rect.x - Double(box.x)) / Double(x), y: (rect.y - Double(box.y)) / Double(y),
                      width: rect.width / Double(x), height: rect.height / Double(y))
     }

@@ -2,7 +2,7 @@
 /// options alone - no pixels - so it can be tested and printed on its own. Geometry
 /// starts in the upright image's coordinates (the operation's) and is converted once,
 /// here, to the decoder's: stored orientation, shrunk by the decode factor.
-struct RenderPlan {
+package struct RenderPlan {
     /// How the executor runs it.
     enum Path: Equatable {
         /// Rows flow decoder -> resampler (if any) -> encoder; nothing is held whole.
@@ -73,7 +73,7 @@ struct RenderPlan {
     /// Plans `operation` for an input with header `info`, decoded by a decoder with
     /// `capabilities`, written as `format` with `encode`'s depth, palette and alpha
     /// choices (nil: only pixels are wanted, as decoded).
-    init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
+    package init(_ operation: ImageOperation, info: ImageInfo, capabilities found: DecoderCapabilities, dataBytes: Int,
          format: ImageFormat?, encode: EncodeOptions = EncodeOptions(), toSRGB: Bool = false, export: ColorTarget? = nil, autoOrient: Bool,
          upscale: Bool = true, filter: ResampleFilter = .bilinear, sharpen: UnsharpMask? = nil, linear: Bool = false) throws {
         self.operation = operation

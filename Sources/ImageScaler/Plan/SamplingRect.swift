@@ -14,7 +14,7 @@ package struct SamplingRect: Equatable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    init(_ rect: Rect) {
+    package init(_ rect: Rect) {
         self.init(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
     }
 

@@ -2,9 +2,9 @@
 /// 1/2, 1/4 or 1/8 size for a fraction of the work, but its DCT scaling is a box
 /// filter and aliases. So the largest factor is taken that still leaves the triangle
 /// filter at least a 2x reduction on both axes to smooth it out.
-enum ShrinkOnLoad {
+package enum ShrinkOnLoad {
     /// A filter of wider `support` (bicubic 2, lanczos 3) needs that much more room.
-    static func factor(sampling region: Size, into target: Size, allowed: [Int] = [1, 2, 4, 8], support: Double = 1) -> Int {
+    package static func factor(sampling region: Size, into target: Size, allowed: [Int] = [1, 2, 4, 8], support: Double = 1) -> Int {
         for factor in allowed.sorted(by: >) where factor > 1
             && Double(region.width) >= 2 * support * Double(factor * target.width)
             && Double(region.height) >= 2 * support * Double(factor * target.height) {
@@ -15,7 +15,7 @@ enum ShrinkOnLoad {
 
     /// Pixels at the edge of a cropped decode that may differ from a whole decode:
     /// libjpeg's fancy upsampling has no neighbour beyond the crop edge there.
-    static let cropSlack = 2
+    package static let cropSlack = 2
 
     /// The integral rows and columns of an image of size `image` to decode for
     /// resampling `rect` to `target`: the rect widened by the filter's reach (its support,

@@ -22,7 +22,7 @@ extension ImageOperation {
         case lanczos
 
         /// How far the filter reaches, in source pixels at scale 1.
-        var support: Double {
+        package var support: Double {
             switch self {
             case .nearest, .box: return 0.5
             case .bilinear, .hamming: return 1
@@ -33,10 +33,10 @@ extension ImageOperation {
 
         /// Whether colour is weighted by alpha while resampling (Pillow premultiplies for
         /// every filter but nearest, which only copies pixels).
-        var premultiplies: Bool { self != .nearest }
+        package var premultiplies: Bool { self != .nearest }
 
         /// The filter's weight at distance `x` (in source pixels, scaled), Pillow's formulas.
-        func weight(_ x: Double) -> Double {
+        package func weight(_ x: Double) -> Double {
             switch self {
             case .nearest, .box:
                 return x > -0.5 && x <= 0.5 ? 1 : 0

@@ -18,20 +18,20 @@
 /// factor (a 67-megapixel-tall strip to 256 rows) would need about 8 bytes per source
 /// pixel for it, so there the weights are worked out per output when needed instead,
 /// by the same arithmetic: the same integers, in memory of one window.
-struct ResampleWeights {
+package struct ResampleWeights {
     /// 32 bits less 8 for the 8-bit sample and 2 of headroom: a weighted sum of 255s
     /// whose rounded weights add up to slightly over one still fits an Int32.
-    static let precisionBits = 22
+    package static let precisionBits = 22
     /// The largest table kept whole: 4M weights, 16 MiB (a 12 MP photo's axes need
     /// well under 100K).
     static let maxTableEntries = 1 << 22
 
-    let outSize: Int
-    let taps: Int
-    let first: [Int32]
-    let count: [Int32]
+    package let outSize: Int
+    package let taps: Int
+    package let first: [Int32]
+    package let count: [Int32]
     /// Every output's weights, `taps` apart; empty when `isTabled` is false.
-    let coefficients: [Int32]
+    package let coefficients: [Int32]
     private let start: Double
     private let scale: Double
     private let inSize: Int
@@ -40,9 +40,9 @@ struct ResampleWeights {
     /// The weights' fixed point: 2^bits is one.
     let bits: Int
 
-    var isTabled: Bool { !coefficients.isEmpty }
+    package var isTabled: Bool { !coefficients.isEmpty }
 
-    init(inSize: Int, offset: Int = 0, start: Double, length: Double, outSize: Int, filter: ResampleFilter = .bilinear,
+    package init(inSize: Int, offset: Int = 0, start: Double, length: Double, outSize: Int, filter: ResampleFilter = .bilinear,
          tableLimit: Int = ResampleWeights.maxTableEntries, bits: Int = ResampleWeights.precisionBits) {
         self.bits = bits
         let scale = length / Double(outSize)
@@ -93,7 +93,7 @@ struct ResampleWeights {
     }
 
     /// Output i's weights into `out` (`count[i]` of them); `scratch` holds `taps` doubles.
-    func weights(_ i: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
+    package func weights(_ i: Int, scratch: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Int32>) {
         ResampleWeights.compute(i, start: start, scale: scale, inSize: inSize, offset: offset, filter: filter,
                                 bits: bits, scratch: scratch, into: out)
     }

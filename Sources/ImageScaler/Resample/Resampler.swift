@@ -8,8 +8,8 @@ import CResample
 /// The horizontal pass runs first over only the rows the vertical pass reads; a pass
 /// that changes nothing is skipped, and a full-image 1:1 resample is the identity.
 /// `RowResampler` holds the passes; this is its whole-image front.
-enum Resampler {
-    static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size, filter: ResampleFilter = .bilinear) -> PixelBuffer {
+package enum Resampler {
+    package static func resample(_ image: PixelBuffer, from rect: SamplingRect, to size: Size, filter: ResampleFilter = .bilinear) -> PixelBuffer {
         if RowResampler.passes(region: Rect(size: image.size), rect: rect, target: size) == (false, false) { return image }
         let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size, filter: filter)
         image.pixels.withUnsafeBufferPointer { src in
@@ -21,7 +21,7 @@ enum Resampler {
     }
 
     /// `packed`: `w`'s table as `packWeights` makes it, for the faster kernel.
-    static func convolveRow(_ src: UnsafePointer<UInt8>, bytes: Int, into dst: UnsafeMutablePointer<UInt8>,
+    package static func convolveRow(_ src: UnsafePointer<UInt8>, bytes: Int, into dst: UnsafeMutablePointer<UInt8>,
                             channels: Int, weights w: ResampleWeights, packed: UnsafePointer<Int32>? = nil) {
         w.first.withUnsafeBufferPointer { first in
             w.count.withUnsafeBufferPointer { count in
@@ -48,7 +48,7 @@ enum Resampler {
 
     /// A tabled axis's weights as 16-bit pairs for the multiply-add kernel of RGB and
     /// RGBA rows (nil where it does not apply); the caller deallocates.
-    static func packWeights(_ w: ResampleWeights, channels: Int) -> UnsafeMutablePointer<Int32>? {
+    package static func packWeights(_ w: ResampleWeights, channels: Int) -> UnsafeMutablePointer<Int32>? {
         guard w.isTabled, channels >= 3 else { return nil }
         let packed = UnsafeMutablePointer<Int32>.allocate(capacity: resample_packed_count(Int32(w.taps), Int32(w.outSize)))
         let status = w.first.withUnsafeBufferPointer { first in

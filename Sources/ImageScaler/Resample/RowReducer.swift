@@ -4,7 +4,7 @@
 /// weighted by alpha - the premultiplied average, unpremultiplied in one division (the
 /// sum of c*a over the sum of a), so no colour is rounded twice - and alpha is the plain
 /// mean. Integer sums rounded half up: the same samples on any machine.
-final class RowReducer {
+package final class RowReducer {
     let reduction: BoxReduction
     let channels: Int
     let size: Size
@@ -85,7 +85,7 @@ final class RowReducer {
     }
 
     /// `image` reduced whole.
-    static func reduce(_ image: WideImage, _ r: BoxReduction) -> WideImage {
+    package static func reduce(_ image: WideImage, _ r: BoxReduction) -> WideImage {
         let reducer = RowReducer(r, channels: image.channels)
         image.samples.withUnsafeBufferPointer { src in
             for y in r.box.y..<r.box.maxY { reducer.add(row: y, src.baseAddress! + y * image.width * image.channels) }

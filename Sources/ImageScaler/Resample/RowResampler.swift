@@ -17,7 +17,7 @@
 /// `storedRows` of them, in a ring: its caller feeds it with `add(_:take:)` (or adds at
 /// most `feedRows` source rows between takings of every finished row), and never asks
 /// for `finish`.
-final class RowResampler {
+package final class RowResampler {
     let source: Size
     let channels: Int
     let target: Size
@@ -44,12 +44,12 @@ final class RowResampler {
     private let output: UnsafeMutablePointer<UInt8>
     /// Output rows `output` holds: the whole band, or when streamed as many as
     /// `feedRows` source rows can finish; row y sits in slot (y - band start) % storedRows.
-    let storedRows: Int
+    package let storedRows: Int
     /// The most source rows a streamed resampler's caller adds before taking the rows made.
-    static let feedRows = 16
+    package static let feedRows = 16
     private var received = 0
     /// One past the last output row finished so far.
-    private(set) var rowsDone: Int
+    package private(set) var rowsDone: Int
 
     /// Resamples `rect` (in the image's coordinates) to `target`, fed the rows of
     /// `region`, the part of the image a decoder delivers (the whole image by default);
@@ -59,7 +59,7 @@ final class RowResampler {
     }
 
     /// Makes only `band` of the output rows when given.
-    init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear, band: Range<Int>? = nil,
+    package init(region: Rect, channels: Int, rect: SamplingRect, target: Size, filter: ResampleFilter = .bilinear, band: Range<Int>? = nil,
          streamed: Bool = false) {
         precondition(target.width > 0 && target.height > 0, "empty target")
         precondition(rect.width > 0 && rect.height > 0, "empty source rect")
@@ -132,7 +132,7 @@ final class RowResampler {
     /// The first output row whose window reaches source row `row` or below (counted from
     /// the region's top) - where a band fed only the rows above `row` must stop - and the
     /// first source row any later output row reads, from which the band below must be fed.
-    static func split(region: Rect, rect: SamplingRect, target: Size, filter: ResampleFilter, at row: Int) -> (output: Int, from: Int) {
+    package static func split(region: Rect, rect: SamplingRect, target: Size, filter: ResampleFilter, at row: Int) -> (output: Int, from: Int) {
         guard RowResampler.passes(region: region, rect: rect, target: target).vertical else { return (row, row) }
         let v = ResampleWeights(inSize: region.height, offset: region.y, start: rect.y, length: rect.height,
                                 outSize: target.height, filter: filter)
@@ -152,7 +152,7 @@ final class RowResampler {
     private let premultiplies: Bool
 
     /// Takes source row `y` (top-left origin, straight alpha, `source.width` pixels).
-    func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
+    package func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
         guard rows.contains(y) else { return }
         let bytes = source.width * channels
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
@@ -194,18 +194,18 @@ final class RowResampler {
 
     /// Output row `y`; valid once `rowsDone > y` (when streamed, until `feedRows` more
     /// source rows are added).
-    func outputRow(_ y: Int) -> UnsafePointer<UInt8> {
+    package func outputRow(_ y: Int) -> UnsafePointer<UInt8> {
         UnsafePointer(output + (y - outputRows.lowerBound) % storedRows * target.width * channels)
     }
 
     /// How many finished rows from `y` on follow one another in memory from `outputRow(y)`.
-    func contiguousRows(from y: Int) -> Int {
+    package func contiguousRows(from y: Int) -> Int {
         min(rowsDone - y, storedRows - (y - outputRows.lowerBound) % storedRows)
     }
 
     /// The finished output: this resampler's rows, then `below`'s, which must together
     /// be every row. Every source row of the windows must have been added.
-    func finish(below: RowResampler? = nil) -> PixelBuffer {
+    package func finish(below: RowResampler? = nil) -> PixelBuffer {
         let bands = [self] + (below.map { [$0] } ?? [])
         precondition(bands.allSatisfy { $0.storedRows == $0.outputRows.count }, "a streamed resampler keeps no output")
         precondition(bands.allSatisfy { $0.rowsDone == $0.outputRows.upperBound }, "source rows missing")

@@ -9,11 +9,11 @@
 /// between passes, so only the last rounding, half a level, remains. Sums are Int64
 /// (2^28 x 2^31 per tap); wrapping arithmetic keeps a pathological window from trapping.
 /// Input and output are straight alpha; a resample that changes nothing is the identity.
-enum WideResampler {
+package enum WideResampler {
     static let weightBits = 29
     static let fractionBits = 12
 
-    static func resample(_ image: WideImage, from rect: SamplingRect, to size: Size, filter: ResampleFilter) -> WideImage {
+    package static func resample(_ image: WideImage, from rect: SamplingRect, to size: Size, filter: ResampleFilter) -> WideImage {
         let region = Rect(size: image.size)
         let (needH, needV) = RowResampler.passes(region: region, rect: rect, target: size)
         if !needH && !needV { return image }

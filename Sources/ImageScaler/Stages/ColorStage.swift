@@ -5,7 +5,7 @@
 /// through its profile, or made RGB plainly and taken as sRGB; gray passes untouched.
 /// Anything else passes through untouched. Made per decode, at its `begin`, and used by
 /// that decode's thread only.
-final class ColorStage {
+package final class ColorStage {
     /// The region as the stage hands it on (3 channels for CMYK).
     let output: DecodedRegion
     private let input: DecodedRegion
@@ -100,7 +100,7 @@ final class ColorStage {
 
     /// Photoshop (which writes the Adobe APP14 marker) stores CMYK inverted, 255 = no
     /// ink; other writers store it plainly. Either way the ink fraction multiplies out.
-    static func cmykToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, inverted: Bool) {
+    package static func cmykToRGB(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, pixels: Int, inverted: Bool) {
         for i in 0..<pixels {
             var c = Int(src[i * 4]), m = Int(src[i * 4 + 1]), y = Int(src[i * 4 + 2]), k = Int(src[i * 4 + 3])
             if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }

@@ -1,7 +1,7 @@
 /// Removes alpha by compositing straight (non-premultiplied) colour over an opaque
 /// background, for formats without alpha. Gray stays gray when the background is gray.
-enum Flattener {
-    static func flatten(_ image: PixelBuffer, onto background: RGBColor) -> PixelBuffer {
+package enum Flattener {
+    package static func flatten(_ image: PixelBuffer, onto background: RGBColor) -> PixelBuffer {
         guard image.hasAlpha else { return image }
         let outChannels = channels(flattening: image.channels, onto: background)
         var out = PixelBuffer.samples(count: image.width * image.height * outChannels)

@@ -1,8 +1,8 @@
 /// Turns stored pixels upright according to an EXIF orientation, so every later step
 /// (from-rects, origins, plans) works in the upright image's coordinates. The same
 /// moves serve 8-bit and 16-bit samples.
-enum Orienter {
-    static func upright(_ image: PixelBuffer, _ orientation: Orientation) -> PixelBuffer {
+package enum Orienter {
+    package static func upright(_ image: PixelBuffer, _ orientation: Orientation) -> PixelBuffer {
         if orientation == .up { return image }
         let (samples, size) = upright(image.pixels, size: image.size, channels: image.channels, orientation)
         return PixelBuffer(width: size.width, height: size.height, channels: image.channels, validPixels: samples)

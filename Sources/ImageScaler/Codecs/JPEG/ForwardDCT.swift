@@ -2,7 +2,7 @@
 /// same coefficients on every machine. In: 64 samples row by row, scaled by 4 and centred
 /// on 0 (-512...508). Out: 8 times the orthonormal coefficients (libjpeg's scale, at most
 /// 8192 in magnitude), natural order, row `v` (vertical frequency) by column `u`.
-enum ForwardDCT {
+package enum ForwardDCT {
     /// cos((2x + 1)uπ/16) scaled by √(1/8) for u = 0 and 1/2 otherwise, times 2^13;
     /// row `u`, column `x`. Written out rather than computed so no libm decides a constant.
     private static let basis: [[Int32]] = [
@@ -21,7 +21,7 @@ enum ForwardDCT {
     /// `basis` row by row, flat.
     private static let flat: [Int32] = basis.flatMap { $0 }
 
-    static func transform(_ samples: UnsafePointer<Int32>, into out: UnsafeMutablePointer<Int16>) {
+    package static func transform(_ samples: UnsafePointer<Int32>, into out: UnsafeMutablePointer<Int16>) {
         withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: 8) { rows in
             columns.withUnsafeBufferPointer { c in
                 // Rows first, kept at scale 32 between the passes: at most 8 x 1448

@@ -2,10 +2,10 @@
 /// fitted to counts of them (the code libjpeg will write, give or take its 16-bit cap),
 /// for weighing a coefficient's rate against its distortion. Every symbol that may be
 /// coded is counted once more than seen, so one the counts never met still has a price.
-struct HuffmanCost: Sendable {
-    private(set) var bits: [Int32]
+package struct HuffmanCost: Sendable {
+    package private(set) var bits: [Int32]
 
-    init(counts: [Int], codable: [Int]) {
+    package init(counts: [Int], codable: [Int]) {
         var weight = [Int](repeating: 0, count: 256)
         for s in codable { weight[s] = counts[s] + 1 }
         bits = HuffmanCost.lengths(weight).map { Int32(min($0, 24)) }
@@ -34,7 +34,7 @@ struct HuffmanCost: Sendable {
     }
 
     /// The AC symbols (run << 4 | size): end of block, 16 zeros, and runs 0-15 of sizes 1-10.
-    static let acSymbols: [Int] = [0x00, 0xF0] + (0..<16).flatMap { r in (1...10).map { r << 4 | $0 } }
+    package static let acSymbols: [Int] = [0x00, 0xF0] + (0..<16).flatMap { r in (1...10).map { r << 4 | $0 } }
     /// The DC symbols: sizes 0-11 of a difference.
     static let dcSymbols: [Int] = Array(0...11)
 }

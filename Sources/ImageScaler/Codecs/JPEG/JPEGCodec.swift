@@ -63,7 +63,7 @@ package enum JPEGCodec {
     }
 
     /// As above, with a thread lent to the decode (see `decodeRows`).
-    static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?, thread: LentThread?) throws -> (PixelBuffer, Rect, ImageInfo) {
+    package static func decode(_ data: [UInt8], options: DecodeOptions, region: Rect?, thread: LentThread?) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
         let header = try info(data)
         let info = try ColorStage.around(profile: header.iccProfile, toSRGB: options.toSRGB,
@@ -78,7 +78,7 @@ package enum JPEGCodec {
     /// hands over rows 16 at a time, never holding the whole image.
     /// `restarts` is the file's restart-interval layout (`JPEGDecoder` reads it once
     /// for all its decodes).
-    static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
+    package static func decodeRows(_ data: [UInt8], options: DecodeOptions, region: Rect?,
                            restarts: RestartIntervalCut.Index?, thread: LentThread? = nil,
                            begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         let shrink = [1, 2, 4, 8].contains(options.shrink) ? options.shrink : 1

@@ -17,7 +17,7 @@ import Glibc
 /// position), so the second's records are taken for the rest.
 ///
 /// Once made it is not changed, so threads may make rows from it at once.
-final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
+package final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     private let layout: UnsafeMutablePointer<cjpeg_eighth_layout>
     private let decoder: OpaquePointer
     private let recordSize: Int
@@ -36,7 +36,7 @@ final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     /// sought (default: 52% in: the second thread also finds its bearings and grows its
     /// buffers, and so finishes with the first), and the split is tried only on data of
     /// at least `splitSize` bytes.
-    static func make(_ layout: cjpeg_eighth_layout, budget: Int, thread: LentThread?,
+    package static func make(_ layout: cjpeg_eighth_layout, budget: Int, thread: LentThread?,
                      splitFrom: Int? = nil, splitSize: Int = 1 << 18) -> JPEGEighthScan? {
         let scan = JPEGEighthScan(layout)
         guard let scan else { return nil }
@@ -48,7 +48,7 @@ final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     }
 
     /// Whether the two threads met (for tests: the second thread's work was used).
-    private(set) var met = false
+    package private(set) var met = false
 
     private init?(_ layout: cjpeg_eighth_layout) {
         self.layout = .allocate(capacity: 1)
@@ -68,9 +68,9 @@ final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     }
 
     /// Rows of the 1/8 image, as libjpeg gives them.
-    var width: Int { Int(layout.pointee.out_width) }
-    var height: Int { Int(layout.pointee.out_height) }
-    var channels: Int { Int(layout.pointee.components) }
+    package var width: Int { Int(layout.pointee.out_width) }
+    package var height: Int { Int(layout.pointee.out_height) }
+    package var channels: Int { Int(layout.pointee.components) }
 
     private func decode(thread: LentThread?, from: Int) -> Bool {
         guard total > 0 else { return false }
@@ -169,7 +169,7 @@ final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     /// Gray or RGB rows `firstRow ..< firstRow + count` of the 1/8 image, columns
     /// `x ..< x + width`, into `out` (rows of `width * channels` bytes). Rows must be
     /// asked for top to bottom; `state` carries the DC predictors between calls.
-    func rows(_ rows: Range<Int>, x: Int, width: Int, state: inout RowState, into out: UnsafeMutablePointer<UInt8>) throws {
+    package func rows(_ rows: Range<Int>, x: Int, width: Int, state: inout RowState, into out: UnsafeMutablePointer<UInt8>) throws {
         let l = layout.pointee
         let bandRows = Int(l.max_v), stride = width * channels
         var y = rows.lowerBound
@@ -271,7 +271,8 @@ final class JPEGEighthScan: @unchecked Sendable {  // immutable once made
     }
 
     /// The DC predictors and the last MCU row made, between `rows` calls.
-    struct RowState {
+    package struct RowState {
+        package init() {}
         var band = -1
         var predictors: [Int32] = [0, 0, 0]
         var pixels: [UInt8] = []

@@ -1,8 +1,8 @@
 /// A luma and a chroma quantisation table for a quality 1-100, natural order, each step
 /// 1-255 (baseline). `standard` is ITU T.81 Annex K's pair scaled as libjpeg scales it,
 /// which is what the default encoder writes.
-struct QuantizationTables: Sendable {
-    let luma: [UInt16]
+package struct QuantizationTables: Sendable {
+    package let luma: [UInt16]
     let chroma: [UInt16]
 
     /// Annex K.1's tables (natural order), measured on what the eye sees at a viewing
@@ -30,7 +30,7 @@ struct QuantizationTables: Sendable {
         base.map { UInt16(min(max(($0 * percent + 50) / 100, 1), 255)) }
     }
 
-    static func standard(quality: Int) -> QuantizationTables {
+    package static func standard(quality: Int) -> QuantizationTables {
         let s = scale(quality: quality)
         return QuantizationTables(luma: scaled(annexLuma, s), chroma: scaled(annexChroma, s))
     }

@@ -11,19 +11,19 @@ import Glibc
 /// Each interval is decoded on its own by libjpeg (the DC predictors restart), so the
 /// cut's pixels equal the original's except next to a cut edge, where fancy upsampling
 /// has no neighbour; callers keep `margin` pixels between their region and the cut.
-struct RestartIntervalCut {
-    let data: [UInt8]
-    let originX: Int
-    let originY: Int
+package struct RestartIntervalCut {
+    package let data: [UInt8]
+    package let originX: Int
+    package let originY: Int
     /// The original's size, which the cut's header no longer says.
-    let fullSize: Size
+    package let fullSize: Size
 
     /// The cut covering full-size pixels `region` plus `margin` on every side, or nil
     /// when `jpeg` cannot be cut (progressive, arithmetic, no restart markers, intervals
     /// that wrap across MCU rows, anything unexpected in the entropy-coded data, or a
     /// truncated file) or when the cut would keep every interval anyway. Nil means:
     /// decode the original, which reports any damage in libjpeg's words.
-    init?(_ jpeg: [UInt8], region: Rect, margin: Int) {
+    package init?(_ jpeg: [UInt8], region: Rect, margin: Int) {
         guard let cut = Index(jpeg)?.cut(region, margin: margin) else { return nil }
         self = cut
     }
@@ -103,7 +103,7 @@ struct RestartIntervalCut {
     /// half of one input shares it): the frame is read at once (cheap, and enough to
     /// rule most files out); where every interval starts and ends is found by the first
     /// cut that leaves some out, under a lock, and kept.
-    final class Index: Sendable {
+    package final class Index: Sendable {
         let jpeg: [UInt8]
         fileprivate let f: Frame
         fileprivate let mcuRows: Int
@@ -112,7 +112,7 @@ struct RestartIntervalCut {
         /// nil until scanned; then the bounds, or nil when the scan found the file damaged.
         private let scanned = Locked<[Int]??>(nil)
 
-        init?(_ jpeg: [UInt8]) {
+        package init?(_ jpeg: [UInt8]) {
             guard let f = jpeg.withUnsafeBufferPointer({ readFrame($0) }) else { return nil }
             let mcusPerRow = (f.width + f.mcuWidth - 1) / f.mcuWidth
             // Only intervals that tile each MCU row can be cut out as columns.
@@ -125,7 +125,7 @@ struct RestartIntervalCut {
         }
 
         /// See `RestartIntervalCut.init(_:region:margin:)`.
-        func cut(_ region: Rect, margin: Int) -> RestartIntervalCut? {
+        package func cut(_ region: Rect, margin: Int) -> RestartIntervalCut? {
             jpeg.withUnsafeBufferPointer { d in span(region, margin, d).map { RestartIntervalCut.make(d, self, $0, bounds: $1) } }
         }
 
@@ -158,12 +158,12 @@ struct RestartIntervalCut {
         var fullSize: Size { Size(width: f.width, height: f.height) }
 
         /// Rows per MCU row: the steps a cut's rows come in.
-        var mcuHeight: Int { f.mcuHeight }
+        package var mcuHeight: Int { f.mcuHeight }
 
         /// The row (full size, an MCU row's top) just below the MCU row in which the
         /// compressed bytes of the intervals under `region` pass half their total; nil
         /// when the file is damaged or `region` misses it.
-        func balancedRow(_ region: Rect) -> Int? {
+        package func balancedRow(_ region: Rect) -> Int? {
             guard let (c0, c1, r0, r1) = cover(region, 0), let bounds = jpeg.withUnsafeBufferPointer({ self.bounds($0) }) else {
                 return nil
             }

@@ -4,8 +4,8 @@
 /// a length, 4 bytes: 16 in a sequential colour file, about 1% of a 256-pixel thumbnail
 /// at low quality. Every other byte is kept in order; a file it cannot walk (which
 /// libjpeg never writes) comes back as it was.
-enum TableSegmentPacking {
-    static func packed(_ file: [UInt8]) -> [UInt8] {
+package enum TableSegmentPacking {
+    package static func packed(_ file: [UInt8]) -> [UInt8] {
         guard file.count >= 4, file[0] == 0xFF, file[1] == 0xD8 else { return file }
         var out: [UInt8] = [0xFF, 0xD8]
         out.reserveCapacity(file.count)

@@ -8,7 +8,7 @@
 /// Distortion counts squared error in steps of the table (2^32 a step squared): the
 /// table says what the eye forgives, so a coarse step is cheap to lose.
 /// One instance per thread: it keeps its working rows.
-final class TrellisQuantizer {
+package final class TrellisQuantizer {
     /// The natural index of each zigzag position.
     static let zigzag: [Int] = [
         0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
@@ -35,7 +35,7 @@ final class TrellisQuantizer {
     private let ends: UnsafeMutablePointer<Int32>
 
     /// `lambda`: what one bit is worth in squared steps, in 1/65536ths.
-    init(table: [UInt16], cost: HuffmanCost, lambda: Int64) {
+    package init(table: [UInt16], cost: HuffmanCost, lambda: Int64) {
         step = .allocate(capacity: 64)
         weight = .allocate(capacity: 64)
         reciprocal = .allocate(capacity: 64)
@@ -73,13 +73,13 @@ final class TrellisQuantizer {
     }
 
     /// The plain rounding of every coefficient, for a first count of the symbols.
-    func round(_ block: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
+    package func round(_ block: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
         for k in 0..<64 {
             out[natural[k]] = Int16(round(Int32(block[natural[k]]), k))
         }
     }
 
-    func quantize(_ block: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
+    package func quantize(_ block: UnsafePointer<Int16>, into out: UnsafeMutablePointer<Int16>) {
         out[0] = Int16(round(Int32(block[0]), 0))
         zeros[0] = 0
         best[0] = 0

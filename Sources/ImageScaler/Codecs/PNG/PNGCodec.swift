@@ -62,7 +62,7 @@ package enum PNGCodec {
     /// before any row is final, so those images are decoded whole and then handed over.
     /// `slow` keeps to libpng (how the fast path's failures get libpng's message).
     /// With a lent `thread`, the fast path inflates there while this thread unfilters.
-    static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(), slow: Bool = false, thread: LentThread? = nil,
+    package static func decodeRows(_ data: [UInt8], options: DecodeOptions = DecodeOptions(), slow: Bool = false, thread: LentThread? = nil,
                                   begin: (DecodedRegion) throws -> Void, rows: (RowChunk) throws -> Void) throws -> ImageInfo {
         try withReader(data, tolerateCRC: options.failOn.tolerates(.error)) { reader, raw, message in
             var info = makeInfo(raw)
