@@ -127,8 +127,8 @@ final class InstallTests: XCTestCase {
               LD_DEBUG=libs LD_DEBUG_OUTPUT="$tmp/ld" '\(prefix)/bin/imgscale' convert "$tmp/y.jxl" -o "$tmp/z.png" >/dev/null
               cat "$tmp"/ld.* | awk '/calling init:/ {print $NF}'
             } | sort -u | while read -r lib; do
-              dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "$lib"
-            done | cut -d: -f1 | sort -u
+              readlink -f "$lib"; echo "$lib"
+            done | xargs dpkg -S 2>/dev/null | cut -d: -f1 | sort -u
             """)
         XCTAssertEqual(r.status, 0, r.stderr)
         let fromLdd = Set(r.stdout.split(separator: "\n").map(String.init))
