@@ -36,6 +36,9 @@ struct CodecDescriptor: Sendable {
     /// What `--verbose` should say once of how this process reads the format, when not
     /// as usual (its own decoders found wrong for the library at hand).
     var notes: @Sendable () -> [String] = { [] }
+    /// Whether its decoder gives an animation's frames (`RowDecoder.frames`), which
+    /// `--animated` keeps: `--help` lists these.
+    var readsAnimations = false
 
     /// The encoding side of a format.
     struct Writer: Sendable {
@@ -89,6 +92,9 @@ struct CodecDescriptor: Sendable {
         /// Sample depths `--depth` names that the format's library cannot write here, each
         /// with why: asked for, they are refused before any work.
         var refusedDepths: [Int: String] = [:]
+        /// Whether its encoder runs on `EncodeOptions.threads` threads of its own (the
+        /// plan prints them): `--help` lists these under `--threads`.
+        var threaded = false
     }
 
     /// A numeric encoder setting's values and default, for one format.

@@ -57,6 +57,15 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
         Registry.codecs.filter { $0.writer?.options.contains(option) == true }.map(\.format)
     }
 
+    /// The formats whose animations `--animated` keeps, in the registry's order.
+    package static var readingAnimations: [ImageFormat] { Registry.codecs.filter(\.readsAnimations).map(\.format) }
+
+    /// The writable formats that hold animations, in the registry's order.
+    package static var writingAnimations: [ImageFormat] { Registry.codecs.filter { $0.writer?.animation != nil }.map(\.format) }
+
+    /// The writable formats whose encoders run on threads of their own, in the registry's order.
+    package static var encodingOnThreads: [ImageFormat] { Registry.codecs.filter { $0.writer?.threaded == true }.map(\.format) }
+
     public var isWritable: Bool { codec.writer != nil }
 
     /// How messages name it.

@@ -24,5 +24,6 @@ extension CodecDescriptor {
                        // Rows gathered, then the median cut's indices and histogram: 80 MB
                        // over JPEG's peak at 3840x2880.
                        heldBytes: { _, s in 4 * s.width * s.height },
-                       workingBytes: { _, s, _ in 4 * s.width * s.height }))
+                       workingBytes: { _, s, _ in 4 * s.width * s.height }),
+        readsAnimations: true)
 }

@@ -31,7 +31,10 @@ extension CodecDescriptor {
                        // Checked on Debian 12: heif-enc -b 10 aborts in libaom's write_color_config
                        // assertion at 4:2:0, 4:2:2 and 4:4:4 alike; a crash would lose the batch's
                        // worker, so it is refused before any work.
-                       refusedDepths: [10: "this system's libaom (Debian 12's 3.6) aborts on 10-bit AVIF, so imgscale writes AVIF at 8 bits"]),
+                       refusedDepths: [10: "this system's libaom (Debian 12's 3.6) aborts on 10-bit AVIF, so imgscale writes AVIF at 8 bits"],
+                       threaded: true),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
-        libraryThreads: "libheif decodes grid tiles on the decode's threads")
+        libraryThreads: "libheif decodes grid tiles on the decode's threads",
+        // An image sequence, through libavif.
+        readsAnimations: true)
 }

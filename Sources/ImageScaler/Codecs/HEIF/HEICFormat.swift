@@ -21,7 +21,8 @@ extension CodecDescriptor {
                        // Rows gathered, then x265's own: 219 MB over JPEG's peak at
                        // 3840x2880, 59 MB at 1920x1440, 35 MB at 1280x960.
                        heldBytes: { _, s in 4 * s.width * s.height },
-                       workingBytes: { _, s, _ in (12 << 20) + 16 * s.width * s.height }),
+                       workingBytes: { _, s, _ in (12 << 20) + 16 * s.width * s.height },
+                       threaded: true),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libheif decodes grid tiles on the decode's threads")
 }

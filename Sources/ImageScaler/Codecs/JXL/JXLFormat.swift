@@ -43,5 +43,6 @@ extension CodecDescriptor {
                            return (10 << 20) + pixels * (JXLEncoder.effort(o.effort) >= 7 && pixels > 5_000_000 ? 92 : 46)
                        }),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
-        libraryThreads: "libjxl decodes on a pool of two when the decode is lent a core")
+        libraryThreads: "libjxl decodes on a pool of two when the decode is lent a core",
+        readsAnimations: true)
 }

@@ -35,5 +35,6 @@ extension CodecDescriptor {
                        workingBytes: { _, s, _ in (1 << 20) + 3 * s.width * s.height },
                        // Measured: libwebp's curve bends between 75 and 80.
                        qualityShape: [1.8, 1.97, 2.13, 2.27, 2.39, 2.51, 2.6, 2.71, 2.8, 2.9, 2.95,
-                                      3.02, 3.1, 3.18, 3.26, 3.34, 3.62, 3.91, 4.32, 4.9, 5.51]))
+                                      3.02, 3.1, 3.18, 3.26, 3.34, 3.62, 3.91, 4.32, 4.9, 5.51]),
+        readsAnimations: true)
 }
