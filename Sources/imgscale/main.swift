@@ -58,7 +58,7 @@ func main(_ argv: [String]) -> Int32 {
     if command.name == "plan", let sub = rest.first, Commands.plannable.contains(sub),
        let inner = Commands.all.first(where: { $0.name == sub }) {
         command = inner
-        rest = ["--" + Commands.planMarker] + rest.dropFirst()
+        rest = ["--" + Commands.planMarker + "=" + sub] + rest.dropFirst()
         extra = Commands.planOptions
     }
     do {

@@ -96,8 +96,17 @@ struct CLI {
         pythonSession?.run(script, argv)
     }
 
+    /// One directory per test process, removed when the process exits, so a run leaves
+    /// nothing behind in /tmp (each test's own directory lives inside it).
+    static let tempRoot: String = {
+        let root = NSTemporaryDirectory() + "imgscale-cli-\(getpid())-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: CLI.tempRoot) }
+        return root
+    }()
+
     static func tempDir() -> String {
-        let path = NSTemporaryDirectory() + "imgscale-cli-" + UUID().uuidString
+        let path = tempRoot + "/" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -194,6 +194,7 @@ enum Commands {
                                  "where the crop sits: centre north south east west northeast northwest southeast southwest (entropy needs the pixels, so only fill takes it)"),
                       OptionSpec("orientation", value: "N", .int(1...8), "EXIF orientation 1-8 of the source (default 1)")],
             run: runPlan),
+        PlanReplay.spec,
         CommandSpec(
             name: "convert", summary: "Decode and re-encode; the output format follows the output's extension.",
             usage: "imgscale convert INPUT... (-o OUTPUT | --out-dir DIR) [--size WxH] [--quality N] [--compression N] [--background COLOUR]",
@@ -491,7 +492,16 @@ enum Commands {
         // The cores no worker uses go to the single images: decode-ahead, split JPEG
         // regions, the encoders' own threads.
         settings.render.threads = args.int("threads") ?? max(1, cores / max(1, min(workers, jobs.count)))
-        if args.has(planMarker) { return PlanPrinter.run(jobs, settings: settings, json: args.has("json")) }
+        if let command = args.value(planMarker) {
+            return PlanPrinter.run(jobs, settings: settings, json: args.has("json"), args: args, command: command)
+        }
+        if let recorded = args.value(PlanReplay.marker) {
+            // Invariant: PlanReplay gives a command line that names one input.
+            guard case .object(let fields) = try JSONValue.parse(Array(recorded.utf8)), case .array(let words)? = fields.first(where: { $0.0 == "command" })?.1,
+                  case .string(let command)? = words.first, jobs.count == 1 else { return 1 }
+            try PlanReplay.check(recorded: recorded, made: try PlanPrinter.object(jobs[0], settings: settings, args: args, command: command),
+                                 outputs: jobs[0].outputs.map(\.path))
+        }
         var reportFD: Int32? = nil
         if let report = args.value("report") {
             try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: outputs.map(\.path))
@@ -534,7 +544,7 @@ enum Commands {
     /// marker `main` appends (no user can type it: no command's table has it) and --json.
     static let plannable: Set<String> = ["fill", "fit", "crop", "convert"]
     static let planMarker = "plan-instead-of-running"
-    static let planOptions = [OptionSpec(planMarker, "(internal)"), OptionSpec("json", "print each input's plan as one JSON object")]
+    static let planOptions = [OptionSpec(planMarker, value: "COMMAND", "(internal)"), OptionSpec("json", "print each input's plan as one JSON object")]
 
     static func runPlan(_ args: ParsedArguments) throws -> Int32 {
         guard var source = args.size("source") else { throw UsageError(message: "plan needs --source WxH") }

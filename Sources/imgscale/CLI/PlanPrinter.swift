@@ -5,17 +5,15 @@ import ImageScaler
 /// one JSON object per input with `--json`. An input that cannot be planned gets its
 /// one line, as in a batch, and exit status 1.
 enum PlanPrinter {
-    static func run(_ jobs: [Job], settings: JobSettings, json: Bool) -> Int32 {
+    static func run(_ jobs: [Job], settings: JobSettings, json: Bool, args: ParsedArguments, command: String) -> Int32 {
         var status: Int32 = 0
         for job in jobs {
             do {
-                let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-                                let outputs = job.outputs.map { RenderOutput($0.operation, as: $0.format) }
-                let plan = try ImageOperation.plan(data, outputs: outputs, decode: settings.decode, encode: settings.encode,
-                                                   settings: settings.render)
                 if json {
-                    Console.out(text(plan, job: job))
+                    Console.out(try object(job, settings: settings, args: args, command: command))
                 } else {
+                    let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
+                    let plan = try plan(data, job: job, settings: settings)
                     Console.out("plan: \(FileName.display(job.input))")
                     let lines = plan.lines(names: job.outputs.map { FileName.display($0.path) })
                     lines.forEach { Console.out("  " + $0) }
@@ -28,9 +26,27 @@ enum PlanPrinter {
         return status
     }
 
+    private static func plan(_ data: [UInt8], job: Job, settings: JobSettings) throws -> JobPlan {
+        let outputs = job.outputs.map { RenderOutput($0.operation, as: $0.format) }
+        return try ImageOperation.plan(data, outputs: outputs, decode: settings.decode, encode: settings.encode, settings: settings.render)
+    }
+
+    /// A job's plan as `--json` prints it, with what `imgscale run` replays it from: this
+    /// version, the input's length and SHA-256, and the command for this input alone.
+    static func object(_ job: Job, settings: JobSettings, args: ParsedArguments, command: String) throws -> String {
+        let data = try ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
+        let options = Commands.all.first { $0.name == command }?.options ?? []
+        let words = PlanReplay.command(command, args: args, options: options, threads: settings.render.threads, input: job.input)
+        return text(try plan(data, job: job, settings: settings), job: job, replay: [
+            ("imgscale", JSON.quote(Commands.version)), ("input_bytes", "\(data.count)"), ("input_sha256", JSON.quote(SHA256.hex(data))),
+            ("command", words.map(list) ?? "null"),
+        ])
+    }
+
     /// The plan as one JSON object.
-    private static func text(_ plan: JobPlan, job: Job) -> String {
+    private static func text(_ plan: JobPlan, job: Job, replay: [(String, String)]) -> String {
         var j = JSON()
+        for (key, raw) in replay { j.add(key, raw: raw) }
         j.add(path: "input", job.input)
         j.add("format", plan.input.format.rawValue)
         j.add("width", plan.input.size.width)
