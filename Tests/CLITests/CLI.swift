@@ -72,6 +72,7 @@ struct CLI {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        let exited = ExitSignal(p)
         try! p.run()
         started()
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
@@ -82,7 +83,7 @@ struct CLI {
         DispatchQueue.global().async { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
-        p.waitUntilExit()
+        exited.wait()
         return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errBox.data, as: UTF8.self))
     }

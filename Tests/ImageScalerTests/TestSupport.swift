@@ -95,9 +95,10 @@ enum Fixtures {
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
+        let exited = ExitSignal(p)
         do { try p.run() } catch { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        exited.wait()
         return p.terminationStatus == 0 ? [UInt8](data) : nil
     }
 
