@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ImageScaler
 
 /// `imgscale run PLAN.json`: each object `plan --json` printed is run again, as it was
@@ -175,24 +172,12 @@ enum PlanReplay {
         }
     }
 
-    /// A relative path with no `..`, whose nearest existing directory resolves (links
-    /// followed) to the working directory or below it.
+    /// A relative path with no `..`, whose bytes would land (links followed, the last
+    /// one too: `PathIdentity.canonical`) in the working directory or below it.
     static func inWorkingDirectory(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard !path.hasPrefix("/"), !parts.contains(".."), let cwd = resolved(".") else { return false }
-        var dir = Array(parts.dropLast())
-        while true {
-            let candidate = dir.isEmpty ? "." : dir.joined(separator: "/")
-            if let real = resolved(candidate) { return real == cwd || real.hasPrefix(cwd == "/" ? "/" : cwd + "/") }
-            if dir.isEmpty { return false }
-            dir.removeLast()
-        }
-    }
-
-    private static func resolved(_ path: String) -> String? {
-        guard let p = FileName.withCString(path, { realpath($0, nil) }) else { return nil }
-        defer { free(p) }
-        return FileName.decode(UnsafeRawBufferPointer(start: p, count: strlen(p)))
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return false }
+        let cwd = PathIdentity.canonicalDirectory(".")
+        return PathIdentity(path: path).canonical.hasPrefix(cwd == "/" ? "/" : cwd + "/")
     }
 
     /// The command that plans and makes this one input again: the command's name, its
