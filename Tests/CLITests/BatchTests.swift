@@ -157,6 +157,11 @@ final class BatchTests: XCTestCase {
             try FileManager.default.copyItem(atPath: big, toPath: path)
             inputs.append(path)
         }
+        // The 11th input is a FIFO nobody writes: its worker waits there until the kill,
+        // so the batch cannot end first however fast the machine.
+        let held = dir + "/held.png"
+        XCTAssertEqual(mkfifo(held, 0o600), 0)
+        inputs.insert(held, at: 10)
         let out = CLI.tempDir()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -171,6 +176,7 @@ final class BatchTests: XCTestCase {
         let written = CLI.files(out)
         XCTAssertGreaterThan(written.count, 0)
         XCTAssertLessThan(written.count, 60, "killed before the end")
+        XCTAssertFalse(written.contains("held.png"), "the held input made an output")
         for name in written {
             XCTAssertTrue(name.hasPrefix("img") && name.hasSuffix(".png"), "debris: \(name)")
             XCTAssertEqual(CLI.size(out + "/" + name), "600x400", "\(name) is complete")
