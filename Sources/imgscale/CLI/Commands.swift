@@ -495,13 +495,7 @@ enum Commands {
         if let command = args.value(planMarker) {
             return PlanPrinter.run(jobs, settings: settings, json: args.has("json"), args: args, command: command)
         }
-        if let recorded = args.value(PlanReplay.marker) {
-            // Invariant: PlanReplay gives a command line that names one input.
-            guard case .object(let fields) = try JSONValue.parse(Array(recorded.utf8)), case .array(let words)? = fields.first(where: { $0.0 == "command" })?.1,
-                  case .string(let command)? = words.first, jobs.count == 1 else { return 1 }
-            try PlanReplay.check(recorded: recorded, made: try PlanPrinter.object(jobs[0], settings: settings, args: args, command: command),
-                                 outputs: jobs[0].outputs.map(\.path))
-        }
+        if let recorded = args.value(PlanReplay.marker) { try PlanReplay.check(recorded: recorded, jobs: jobs, settings: settings, args: args) }
         var reportFD: Int32? = nil
         if let report = args.value("report") {
             try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: outputs.map(\.path))

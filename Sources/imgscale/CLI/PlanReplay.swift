@@ -137,15 +137,21 @@ enum PlanReplay {
 
     /// The recorded plan against the one just made for the same command: equal, or the
     /// first field that differs; then every output must lie below the working directory.
-    static func check(recorded text: String, made: String, outputs: [String]) throws {
-        let recorded = try JSONValue.parse(Array(text.utf8)), now = try JSONValue.parse(Array(made.utf8))
+    static func check(recorded text: String, jobs: [Job], settings: JobSettings, args: ParsedArguments) throws {
+        let recorded = try JSONValue.parse(Array(text.utf8))
+        // Invariant: `replay` checked that the command is a plannable one naming one input.
+        guard case .object(let fields) = recorded, case .array(let words)? = fields.first(where: { $0.0 == "command" })?.1,
+              case .string(let command)? = words.first, jobs.count == 1 else {
+            throw Refusal(why: "\"command\" must name the plan's one input")
+        }
+        let now = try JSONValue.parse(Array(try PlanPrinter.object(jobs[0], settings: settings, args: args, command: command).utf8))
         if let field = difference(recorded, now, at: "") {
             if field == "input_sha256" || field == "input_bytes" {
                 throw Refusal(why: "the input's bytes are not the ones planned (\(field) differs); plan it again")
             }
             throw Refusal(why: "the plan is not what imgscale plans for its command now: \(field) differs; plan it again")
         }
-        for path in outputs where path != "-" {
+        for path in jobs[0].outputs.map(\.path) where path != "-" {
             guard inWorkingDirectory(path) else {
                 throw Refusal(why: "output '\(FileName.display(path))' is outside the working directory")
             }
