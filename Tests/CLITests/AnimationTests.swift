@@ -228,6 +228,8 @@ final class AnimationTests: XCTestCase {
             from PIL import Image
             frames = [Image.new('P', (2, 2), i % 7) for i in range(10000)]
             frames[0].save('many.gif', save_all=True, append_images=frames[1:], duration=10, optimize=False)
+            small = [Image.new('RGB', (32, 24), (i * 60, 255 - i * 60, 90)) for i in range(4)]
+            small[0].save('small.gif', save_all=True, append_images=small[1:], duration=50)
             import struct
             # A 65535x65535 screen of two 1x1 frames.
             head = b'GIF89a' + struct.pack('<HHBBB', 65535, 65535, 0x80, 0, 0) + b'\\0\\0\\0\\xff\\xff\\xff'
@@ -255,7 +257,23 @@ final class AnimationTests: XCTestCase {
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
             if !HostileInputTests.sanitized { XCTAssertLessThan(Date().timeIntervalSince(t0), 1, "\(args)") }
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/x.webp"))
+            // The plan refuses what the render refuses, with the same line.
+            let plan = CLI.run(["plan", "fill", "--size", "16x16", "--animated", "-o", dir + "/x.webp"]
+                               + args.map { $0.hasSuffix(".gif") ? dir + "/" + $0 : $0 })
+            XCTAssertEqual(plan.status, 1, plan.stderr)
+            XCTAssertTrue(plan.stderr.contains(message), plan.stderr)
         }
+        // The plan of an animation is the animation's: each frame through the still's
+        // stages, into the animation encoder; a still under --animated plans as a still.
+        let animated = CLI.run(["plan", "fill", "--size", "16x16", "--animated", "-j1", "--threads", "1", dir + "/small.gif",
+                                "-o", dir + "/a.webp"])
+        XCTAssertEqual(animated.status, 0, animated.stderr)
+        for line in ["decode: 1/1 whole, each of 4 frames composited, one thread; for output 1", "fill 16x16 -> 16x16, animation path",
+                     "encoder: WebP, animated, 4 frames, "] {
+            XCTAssertTrue(animated.stdout.contains(line), animated.stdout)
+        }
+        let stillPlan = CLI.run(["plan", "fill", "--size", "16x16", "--animated", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/s.png"])
+        XCTAssertTrue(stillPlan.stdout.contains("16x16, stream path") || stillPlan.stdout.contains("16x16, held path"), stillPlan.stdout)
         let png = CLI.run(["fill", "--size", "16x16", "--animated", "--max-frames", "20000", dir + "/many.gif", "-o", dir + "/x.png"])
         XCTAssertEqual(png.status, 1)
         XCTAssertTrue(png.stderr.contains("PNG holds no animation; --animated writes WebP or GIF"), png.stderr)

@@ -115,7 +115,7 @@ final class SharedDecodeTests: XCTestCase {
             try RenderPlan(.fit(Size(width: $0, height: Size.unbounded)), info: decoder.info, capabilities: decoder.capabilities,
                            dataBytes: jpeg.count, format: .jpeg, autoOrient: true)
         }
-        let passes = RenderExecutor.passes(plans)
+        let passes = DecodePass.passes(plans)
         XCTAssertEqual(passes.map(\.shrink), [1, 2, 4])
         XCTAssertEqual(passes.map(\.outputs), [[0, 2], [1], [3]])
         XCTAssertEqual(passes[0].window, Rect(x: 0, y: 0, width: 2000, height: 1500))

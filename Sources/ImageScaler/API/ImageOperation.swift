@@ -53,7 +53,7 @@ public enum ImageOperation: Sendable {
                                   format: nil, autoOrient: autoOrient, filter: filter, sharpen: sharpen)
         try plan.checkLimits(pixels: decode.maxPixels, format: nil)
         try MemoryBudget.check(plan.memory, budget: decode.maxMemory)
-        return try RenderExecutor(decoder: decoder, plan: plan, options: decode, threads: 1, splitRegions: false).image()
+        return try RenderExecutor(decoder: decoder, plan: plan, options: decode).image()
     }
 
     /// Decodes, applies and encodes: the whole job from input bytes to output bytes.
@@ -92,8 +92,7 @@ public enum ImageOperation: Sendable {
     package static func renderEach(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions,
                                    encode: EncodeOptions = EncodeOptions(),
                                    settings: RenderSettings = RenderSettings()) throws -> [Result<RenderResult, Error>] {
-        if settings.animated,
-           let animations = try AnimationRender.render(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
+        if let animations = try AnimationRender.render(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
             return animations.map { .success($0) }
         }
         // A drawn picture's outputs are drawn one after another, each within the budget.
@@ -103,8 +102,8 @@ public enum ImageOperation: Sendable {
         return try parts.flatMap { job in
             // The schedule's rounds run in turn, each decoding again; results in output order.
             var results = [Result<RenderResult, Error>?](repeating: nil, count: job.plans.count)
-            for round in job.schedule.rounds {
-                for (i, r) in zip(round, try render(data, job: job, outputs: round, decode: decode, settings: settings)) {
+            for (round, passes) in zip(job.schedule.rounds, job.passes) {
+                for (i, r) in zip(round, try render(data, job: job, outputs: round, passes: passes, decode: decode, settings: settings)) {
                     results[i] = r
                 }
             }
@@ -113,26 +112,21 @@ public enum ImageOperation: Sendable {
     }
 
     /// The outputs `wanted` (indices into the job's) of one round, rendered together.
-    private static func render(_ data: [UInt8], job: JobPreparation, outputs wanted: [Int], decode: DecodeOptions,
-                               settings: RenderSettings) throws -> [Result<RenderResult, Error>] {
-        let executor = RenderExecutor(decoder: job.decoder, plans: wanted.map { job.plans[$0] }, options: decode,
-                                      threads: settings.threads, splitRegions: settings.splitRegions,
-                                      permits: job.schedule.permits, trims: job.schedule.tight)
+    private static func render(_ data: [UInt8], job: JobPreparation, outputs wanted: [Int], passes: [DecodePass],
+                               decode: DecodeOptions, settings: RenderSettings) throws -> [Result<RenderResult, Error>] {
+        let executor = RenderExecutor(decoder: job.decoder, plans: wanted.map { job.plans[$0] }, passes: passes, options: decode,
+                                      threads: settings.threads, permits: job.schedule.permits, trims: job.schedule.tight)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
         let dropped = Locked<[String]>([])
         let results: [Result<RenderResult, Error>]
         do {
             results = try executor.render(wanted.map { i in
-                var output = RenderExecutor.Output(format: job.formats[i]) { channels in
+                RenderExecutor.Output(format: job.formats[i], encoding: { channels in
                     let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
                     return kept
-                }
-                if job.plans[i].path == .recompress, let recompress = job.recompression(i) {
-                    output.recompressed = { try recompress(data) }
-                }
-                return output
+                }, recompressed: job.plans[i].recompression.map { recompress in { try recompress(data) } })
             })
         } catch let error as DecodeError {
             throw DamageProbe.truthful(error, data: data, options: decode)
@@ -155,6 +149,9 @@ public enum ImageOperation: Sendable {
     /// apart from the memory budget, which the plan reports against.
     package static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
                              encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> JobPlan {
+        if let animated = try AnimationRender.plan(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
+            return animated
+        }
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
         var decodes: [JobPlan.Decode] = [], planned: [JobPlan.Output] = []
         for job in parts {
@@ -163,7 +160,7 @@ public enum ImageOperation: Sendable {
             planned += o
         }
         // A drawn picture's header is its own; each part's is its drawing's.
-        let input = parts.count == 1 && !parts[0].isDrawn ? parts[0].info : try ImageFormat.decoder(for: data, options: decode).info
+        let input = try parts.first?.input ?? ImageFormat.decoder(for: data, options: decode).info
         // Each part's schedule, its outputs numbered as the plan numbers them.
         var first = 0
         let schedules: [String] = parts.compactMap { job in
@@ -177,28 +174,28 @@ public enum ImageOperation: Sendable {
                        budget: decode.maxMemory, schedule: schedules.isEmpty ? nil : schedules.joined(separator: "; "))
     }
 
-    /// One part's decodes and outputs, its outputs numbered from `firstOutput`.
+    /// One part's decodes and outputs, its outputs numbered from `firstOutput`: the
+    /// passes of each round as planned, then each output made on its own.
     private static func plan(_ job: JobPreparation, decode: DecodeOptions, settings: RenderSettings,
                              firstOutput: Int) -> ([JobPlan.Decode], [JobPlan.Output]) {
-        let executor = RenderExecutor(decoder: job.decoder, plans: job.plans, options: decode, threads: settings.threads,
-                                      splitRegions: settings.splitRegions)
-        let drawn = job.isDrawn ? job.info.size : nil
-        let decodes = RenderExecutor.passes(job.plans).map { pass in
-            JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: executor.split(of: pass).description,
-                           outputs: pass.outputs.map { $0 + firstOutput }, drawn: drawn)
-        } + job.plans.indices.filter { [.whole, .wide].contains(job.plans[$0].path) }.map { i in
-            // The wide path in linear light may decode at a reduced scale.
-            JobPlan.Decode(shrink: job.plans[i].path == .wide ? job.plans[i].resample?.shrink ?? 1 : 1,
-                           window: job.plans[i].cropRegion?.window, split: "one thread", outputs: [i + firstOutput],
-                           drawn: drawn)
+        var decodes: [JobPlan.Decode] = []
+        for (round, passes) in zip(job.schedule.rounds, job.passes) {
+            decodes += passes.map { pass in
+                JobPlan.Decode(shrink: pass.shrink, window: pass.window, split: pass.split.description,
+                               outputs: pass.outputs.map { round[$0] + firstOutput }, drawn: job.drawn)
+            }
+        }
+        for (i, plan) in job.plans.enumerated() {
+            guard let read = plan.path.soloRoute(plan, decoder: job.decoder, options: decode)?.decodes else { continue }
+            decodes.append(JobPlan.Decode(shrink: read.shrink, window: read.window, split: DecodeSplit.oneThread.description,
+                                          outputs: [i + firstOutput], drawn: job.drawn))
         }
         let outputs = job.plans.indices.map { i in
             let plan = job.plans[i], format = job.formats[i]
             let (options, dropped) = job.encoding(i, channels: job.channels(i))
-            // Recompressed data keeps every marker of the input, to give it back whole.
-            let metadata = plan.path == .recompress ? ["all of the input's, kept to rebuild it"]
-                : [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
-                   options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
+            let metadata = plan.stages.lazy.compactMap(\.keptMetadata).first.map { [$0] }
+                ?? [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
+                    options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
             return JobPlan.Output(operation: plan.operation.summary, size: plan.output, path: "\(plan.path)", stages: job.stages(i),
                                   format: format, settings: (plan.depth == 16 ? ["16-bit"] : []) + (format.codec.writer?.settings(options) ?? []),
                                   metadata: metadata,

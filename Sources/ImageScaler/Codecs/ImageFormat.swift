@@ -100,6 +100,18 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// among ("page"); nil when a file of it is read as one image.
     public var pageName: String? { codec.pageName }
 
+    /// The page read, `page`, for a format whose files have pages; nil for one read as
+    /// one image, where there is no page to report.
+    package func pageRead(_ page: Int) -> Int? { codec.pageName.map { _ in page } }
+
+    /// `info`'s several images as `imgscale info` says them: a paged file's pages and the
+    /// one read, or a container's images and the primary one used; nil for one image.
+    package func imagesNote(_ info: ImageInfo, page: Int) -> String? {
+        guard info.images > 1 else { return nil }
+        if let name = codec.pageName { return "\(info.images) \(name)s (\(name) \(page) is read)" }
+        return "\(info.images) images (the primary" + (info.primaryItem.map { ", item \($0)," } ?? "") + " is used)"
+    }
+
     /// Whether the format stores palette images (`EncodeOptions.palette`).
     public var writesPalettes: Bool { codec.writer?.palette != nil }
 
@@ -128,8 +140,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
         writable.flatMap { $0.codec.writer?.refusedDepths.map { (bits: $0.key, why: $0.value) } ?? [] }.sorted { $0.bits < $1.bits }
     }
 
-    /// Whether one file of this format holds several sizes (ICO).
-    package var holdsSeveralSizes: Bool { codec.writer?.container != nil }
+    /// How many files `sizes` outputs of this format make under one name: one for a
+    /// container of sizes (ICO), else one a size.
+    package func files(holding sizes: Int) -> Int { codec.writer?.container == nil ? sizes : 1 }
 
     /// One file holding the pictures of `files`, each of this format, in order.
     package func merge(_ files: [[UInt8]]) throws -> [UInt8] {

@@ -6,14 +6,26 @@
 /// own; the frame count is checked against `DecodeOptions.maxFrames` from the header and
 /// again as frames arrive.
 enum AnimationRender {
-    /// Each output as an animation, or nil when the input is no animation (a still, or
-    /// a format whose frames imgscale does not read), which renders as usual.
-    static func render(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
-                       settings: RenderSettings) throws -> [RenderResult]? {
+    /// One output of an animation: its format, the plan every frame runs, its
+    /// animation encoder's maker, and the bytes it holds while it is made.
+    private struct Planned {
+        let format: ImageFormat
+        let plan: RenderPlan
+        let make: @Sendable (Size, EncodeOptions, Int) throws -> any AnimationEncoder
+        let memory: Int
+    }
+
+    /// The input's header, its canvas and each output's plan; nil unless `--animated`
+    /// was asked for and the input is an animation (not a still, nor a format whose
+    /// frames imgscale does not read). Refuses what the render refuses before decoding,
+    /// but for the memory budget.
+    private static func prepare(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, settings: RenderSettings,
+                                announce: Bool) throws -> (decoder: any RowDecoder, canvas: ImageInfo, outputs: [Planned])? {
+        guard settings.animated else { return nil }
         let decoder = try ImageFormat.decoder(for: data, options: decode)
         let info = decoder.info
         guard info.frames > 1 else { return nil }
-        settings.headerRead?(info)
+        if announce { settings.headerRead?(info) }
         if info.frames > decode.maxFrames { throw DecodeError.tooManyFrames(info.frames, limit: decode.maxFrames) }
         try decode.check(info.size)
         // Every frame is composited and planned at the canvas's size: a small file of many
@@ -30,7 +42,7 @@ enum AnimationRender {
                                frames: info.frames, workingBytes: info.size.width * info.size.height * 4)
         // Where an output names no format: the first that writes animations losslessly.
         let fallback = ImageFormat.allCases.first { $0.codec.writer?.animation != nil && $0.codec.writer?.options.contains(.lossless) == true }!
-        return try outputs.map { output in
+        return (decoder, canvas, try outputs.map { output in
             let format = output.format ?? fallback
             guard let make = format.codec.writer?.animation else { throw EncodeError.noAnimation(format) }
             let plan = try RenderPlan(output.operation, info: canvas, capabilities: DecoderCapabilities(), dataBytes: data.count,
@@ -39,12 +51,41 @@ enum AnimationRender {
             try plan.checkLimits(pixels: decode.maxPixels, format: format)
             // Two canvases in the reader (one kept for disposal), the frame planned, and
             // the encoder's previous and current frames.
-            let frameBytes = info.size.width * info.size.height * 4, outBytes = plan.output.width * plan.output.height * 4
-            try MemoryBudget.check(data.count + 3 * frameBytes + plan.memory + 3 * outBytes, budget: decode.maxMemory)
+            let frameBytes = perFrame * 4, outBytes = plan.output.width * plan.output.height * 4
+            return Planned(format: format, plan: plan, make: make, memory: data.count + 3 * frameBytes + plan.memory + 3 * outBytes)
+        })
+    }
+
+    /// What `render` would do, from the header: each output's frames decoded and planned
+    /// as a still's, into its animation encoder. nil where `render` gives nil.
+    static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
+                     settings: RenderSettings) throws -> JobPlan? {
+        guard let (decoder, canvas, planned) = try prepare(data, outputs: outputs, decode: decode, settings: settings,
+                                                             announce: false) else { return nil }
+        let frames = "each of \(canvas.frames) frames composited, " + (settings.threads > 1 ? "the next while one is encoded" : "one thread")
+        return JobPlan(input: decoder.info, outputs: planned.map { p in
+            JobPlan.Output(operation: p.plan.operation.summary, size: p.plan.output, path: "animation", stages: p.plan.stages,
+                           format: p.format, settings: ["animated, \(canvas.frames) frames"] + (p.format.codec.writer?.settings(encode) ?? []),
+                           metadata: [], dropped: [])
+        }, decodes: planned.indices.map { JobPlan.Decode(shrink: 1, window: nil, split: frames, outputs: [$0]) },
+           threads: max(1, settings.threads), libraryThreads: decoder.info.format.codec.libraryThreads,
+           memory: planned.map(\.memory).max() ?? 0, budget: decode.maxMemory)
+    }
+
+    /// Each output as an animation, or nil when the input is no animation (a still, or
+    /// a format whose frames imgscale does not read), which renders as usual.
+    static func render(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
+                       settings: RenderSettings) throws -> [RenderResult]? {
+        guard let (decoder, canvas, planned) = try prepare(data, outputs: outputs, decode: decode, settings: settings,
+                                                             announce: true) else { return nil }
+        let info = decoder.info
+        return try planned.map { p in
+            let plan = p.plan
+            try MemoryBudget.check(p.memory, budget: decode.maxMemory)
             // Opened once the budget allows its canvases.
             guard let frames = try decoder.frames(options: decode) else { throw DecodeError.invalid(info.format, "its frames cannot be read") }
             let reader = Handover(frames)
-            let encoder = try make(plan.output, encode, reader.value.loopCount)
+            let encoder = try p.make(plan.output, encode, reader.value.loopCount)
             // Each frame decoded and planned; with a second thread, while the one before
             // it is encoded (the encoder takes them in order, so the bytes are the same).
             @Sendable func produce(into sink: (PixelBuffer, Int) throws -> Void) throws {
@@ -53,8 +94,7 @@ enum AnimationRender {
                     count += 1
                     if count > decode.maxFrames { throw DecodeError.tooManyFrames(count, limit: decode.maxFrames) }
                     try decode.cancellation?.check()
-                    let (planned, _) = try RenderExecutor(decoder: FrameDecoder(frame: frame, info: canvas), plan: plan, options: decode,
-                                                          threads: 1, splitRegions: false).image()
+                    let (planned, _) = try RenderExecutor(decoder: FrameDecoder(frame: frame, info: canvas), plan: plan, options: decode).image()
                     try sink(planned, ms)
                 }
             }

@@ -9,69 +9,55 @@ import Dispatch
 /// rows) while each output resamples and encodes on another, so a large output's encode
 /// overlaps everything else; `threads` of them finish at once, largest first
 /// (`EncodeGate`). The bytes are the same at any thread count.
+/// Runs `RenderPlan`s over one decoder as planned: decoder rows -> resamplers -> stages ->
+/// encoders. It decides nothing: the decodes outputs share, and how each uses a second
+/// core, are the `DecodePass`es it is given; each other output runs the `SoloRoute` its
+/// plan's path names; each encoder's options come with its output. Outputs that decode
+/// at the same shrink factor share one pass over the union of their windows, so a PNG
+/// is decoded once for any number of outputs and a JPEG once per factor. The one place
+/// that starts threads, from `threads`: with 2 or more, each pass decodes on a thread of
+/// its own (a region in two parts at once where the plan split it, the bottom part
+/// resampling its own band of every output's rows) while each output resamples and
+/// encodes on another, so a large output's encode overlaps everything else; `threads` of
+/// them finish at once, largest first (`EncodeGate`). The bytes are the same at any
+/// thread count.
 package struct RenderExecutor: Sendable {
     let decoder: any RowDecoder
     let plans: [RenderPlan]
+    /// The decodes the plans on shared paths take their rows from.
+    let passes: [DecodePass]
     let options: DecodeOptions
     let threads: Int
-    let splitRegions: Bool
     /// Encoders that may finish at once (`RenderSchedule.permits`).
     let permits: Int
     /// Whether each finished encoder's freed memory is given back (`RenderSchedule.tight`).
     let trims: Bool
 
-    package init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool,
-         permits: Int? = nil, trims: Bool = false) {
+    package init(decoder: any RowDecoder, plans: [RenderPlan], passes: [DecodePass], options: DecodeOptions, threads: Int,
+                 permits: Int? = nil, trims: Bool = false) {
         self.decoder = decoder
         self.plans = plans
+        self.passes = passes
         self.options = options
         self.threads = threads
-        self.splitRegions = splitRegions
         self.permits = max(1, min(permits ?? threads, threads))
         self.trims = trims
     }
 
-    init(decoder: any RowDecoder, plan: RenderPlan, options: DecodeOptions, threads: Int, splitRegions: Bool) {
-        self.init(decoder: decoder, plans: [plan], options: options, threads: threads, splitRegions: splitRegions)
+    /// The plans run with the passes `DecodePass.planned` gives them.
+    package init(decoder: any RowDecoder, plans: [RenderPlan], options: DecodeOptions, threads: Int, splitRegions: Bool) {
+        self.init(decoder: decoder, plans: plans,
+                  passes: DecodePass.planned(plans, decoder: decoder, options: options, threads: threads, splitRegions: splitRegions),
+                  options: options, threads: threads)
+    }
+
+    /// One plan, for its pixels, on this thread.
+    init(decoder: any RowDecoder, plan: RenderPlan, options: DecodeOptions) {
+        self.init(decoder: decoder, plans: [plan], passes: [], options: options, threads: 1)
     }
 
     private var plan: RenderPlan { plans[0] }
     private var concurrent: Bool { threads > 1 }
-
-    /// One decode feeding several outputs: the plans (by index) that decode at one
-    /// shrink factor, over the union of their windows (nil: the whole image).
-    package struct Pass: Equatable, Sendable {
-        package let shrink: Int
-        package let window: Rect?
-        package let outputs: [Int]
-    }
-
-    /// The decodes the resampling plans need: one per distinct shrink factor, smallest
-    /// factor (the most work) first. A streamed convert joins the full-size pass over
-    /// the whole image; other plans without resampling decode on their own.
-    package static func passes(_ plans: [RenderPlan]) -> [Pass] {
-        var byShrink: [Int: [Int]] = [:]
-        for (i, plan) in plans.enumerated() where plan.path != .wide && plan.path != .recompress {
-            if let r = plan.resample {
-                byShrink[r.shrink, default: []].append(i)
-            } else if plan.path == .stream {
-                byShrink[1, default: []].append(i)
-            }
-        }
-        return byShrink.keys.sorted().map { shrink in
-            // Invariant: the keys iterated are byShrink's own; the sinks below are made
-            // for every plan the passes hold.
-            let members = byShrink[shrink]!
-            let windows = members.map { plans[$0].resample?.window }
-            var union: Rect? = nil
-            if windows.allSatisfy({ $0 != nil }) {
-                let w = windows.map { $0! }
-                let x0 = w.map(\.x).min()!, y0 = w.map(\.y).min()!
-                union = Rect(x: x0, y: y0, width: w.map(\.maxX).max()! - x0, height: w.map(\.maxY).max()! - y0)
-            }
-            return Pass(shrink: shrink, window: union, outputs: members)
-        }
-    }
 
     /// How one plan's result is written.
     package struct Output {
@@ -95,38 +81,12 @@ package struct RenderExecutor: Sendable {
     package func render(_ outputs: [Output]) throws -> [Result<RenderResult, Error>] {
         precondition(outputs.count == plans.count, "one output per plan")
         var results = [Result<RenderResult, Error>?](repeating: nil, count: plans.count)
-        for (i, plan) in plans.enumerated() where plan.path == .whole {
-            let (final, decoded) = try RenderExecutor(decoder: decoder, plan: plan, options: options, threads: threads,
-                                                      splitRegions: splitRegions).image()
-            let o = outputs[i]
-            results[i] = Result {
-                RenderResult(try o.format.encodeReporting(final, palettise: plan.stages.contains { $0.palettes },
-                                                          options: o.encoding(final.channels)), size: final.size, info: decoded)
-            }
+        for (i, plan) in plans.enumerated() {
+            if let route = plan.path.soloRoute(plan, decoder: decoder, options: options) { results[i] = try route.render(outputs[i]) }
         }
-        for (i, plan) in plans.enumerated() where plan.path == .recompress {
-            // Invariant: `ImageOperation.render` gives every recompress plan its closure.
-            results[i] = Result { RenderResult(bytes: try outputs[i].recompressed!(), size: plan.output, info: decoder.info) }
-        }
-        for (i, plan) in plans.enumerated() where plan.path == .wide {
-            let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
-            let o = outputs[i]
-            results[i] = Result {
-                guard plan.depth == 8 else {
-                    return RenderResult(bytes: try o.format.encode(final, options: o.encoding(final.channels)), size: final.size,
-                                        info: decoded)
-                }
-                // Linear light into 8 bits: resampled wide, written narrow.
-                let narrow = final.narrowed()
-                let encoded = try o.format.encodeReporting(narrow, palettise: plan.stages.contains { $0.palettes },
-                                                           options: o.encoding(narrow.channels))
-                return RenderResult(encoded, size: narrow.size, info: decoded)
-            }
-        }
-        let passes = RenderExecutor.passes(plans)
         var sinks: [Int: OutputSink] = [:]
-        for (i, plan) in plans.enumerated() where ![.whole, .wide, .recompress].contains(plan.path) {
-            sinks[i] = OutputSink(plan: plan, format: outputs[i].format, encoding: outputs[i].encoding)
+        for pass in passes {
+            for i in pass.outputs { sinks[i] = OutputSink(plan: plans[i], format: outputs[i].format, encoding: outputs[i].encoding) }
         }
         if concurrent {
             for (i, result) in try runConcurrently(passes, sinks: sinks) { results[i] = result }
@@ -139,7 +99,7 @@ package struct RenderExecutor: Sendable {
                         do { try body(sinks[i]!) } catch { failed[i] = error }
                     }
                 }
-                let decoded = try decode(pass, decide(pass), begin: { region in each { try $0.begin(region) } },
+                let decoded = try decode(pass, bands: [], begin: { region in each { try $0.begin(region) } },
                                          rows: { chunk in each { try $0.add(chunk) } })
                 for i in pass.outputs {
                     results[i] = failed[i].map { .failure($0) } ?? Result { try sinks[i]!.finish(info: decoded) }
@@ -154,7 +114,7 @@ package struct RenderExecutor: Sendable {
     /// resamples and encodes on a thread of its own, the last one on this thread. The
     /// threads come from labelled queues, not the shared pool: a decoder blocked on a
     /// full pipe must never wait for a pool worker that its own consumer needs.
-    private func runConcurrently(_ passes: [Pass], sinks: [Int: OutputSink]) throws -> [(Int, Result<RenderResult, Error>)] {
+    private func runConcurrently(_ passes: [DecodePass], sinks: [Int: OutputSink]) throws -> [(Int, Result<RenderResult, Error>)] {
         var lanes: [Lane] = []
         for (p, pass) in passes.enumerated() {
             for i in pass.outputs { lanes.append(Lane(index: i, pass: p, sink: sinks[i]!, pipe: ChunkPipe(capacity: 8))) }
@@ -165,15 +125,15 @@ package struct RenderExecutor: Sendable {
         let group = DispatchGroup()
         for (p, pass) in passes.enumerated() {
             let pipes = lanes.filter { $0.pass == p }.map(\.pipe)
-            let decision = decide(pass)
+            let bands = lowerBands(pass)
             // Bands are attached before any thread starts, and only read once the pass's
             // decode (which waits for its bottom part) has closed the pipes.
-            for (i, band) in zip(pass.outputs, decision.bands) { sinks[i]!.lowerBand = band }
+            for (i, band) in zip(pass.outputs, bands) { sinks[i]!.lowerBand = band }
             DispatchQueue(label: "imgscale.decode").async(group: group) { [self] in
                 do {
                     let begin = { (region: DecodedRegion) in pipes.forEach { $0.begin(region) } }
                     let rows = { (chunk: RowChunk) in try ChunkPipe.broadcast(chunk, to: pipes) }
-                    let info = try decode(pass, decision, begin: begin, rows: rows)
+                    let info = try decode(pass, bands: bands, begin: begin, rows: rows)
                     state.withLock { $0.decoded[p] = info }
                 } catch {
                     state.withLock { $0.errors.append(error) }
@@ -239,106 +199,33 @@ package struct RenderExecutor: Sendable {
     /// resampling the decoded image (or region), then cut, turned, padded and its alpha
     /// settled as the plan lists.
     func image() throws -> (PixelBuffer, ImageInfo) {
-        if plan.path == .wide {
-            let (final, decoded) = try WideRender(decoder: decoder, plan: plan, options: options).image()
-            return (final.narrowed(), decoded)
-        }
-        if let resample = plan.resample {
-            let sink = OutputSink(plan: plan, format: nil, encoding: { _ in EncodeOptions() })
-            let pass = Pass(shrink: resample.shrink, window: resample.window, outputs: [0])
-            let decoded = try decode(pass, decide(pass, banding: false), begin: { try sink.begin($0) }, rows: { try sink.add($0) })
-            return (try sink.image(), decoded)
-        }
-        var collector = RowCollector()
-        let decoded = try decoder.decode(region: plan.cropRegion?.window, shrink: 1, options: options,
-                                         begin: { collector.begin($0) }, rows: { collector.add($0) })
-        let at = collector.region.rect
-        return (try Finisher.apply(plan.stages, to: collector.image, origin: (at.x, at.y)), decoded)
+        if let route = plan.path.soloRoute(plan, decoder: decoder, options: options) { return try route.image() }
+        // Only the held path shares decodes when pixels, not a file, are wanted: it resamples.
+        guard let resample = plan.resample else { return try WholeRoute(decoder: decoder, plan: plan, options: options).image() }
+        let sink = OutputSink(plan: plan, format: nil, encoding: { _ in EncodeOptions() })
+        let pass = DecodePass(shrink: resample.shrink, window: resample.window, outputs: [0])
+        let decoded = try decode(pass, bands: [], begin: { try sink.begin($0) }, rows: { try sink.add($0) })
+        return (try sink.image(), decoded)
     }
 
-    /// How one pass uses a second core, decided once, here, from the plans and what the
-    /// decoder can do: what `imgscale plan` prints is what `render` runs.
-    enum Split: Equatable, CustomStringConvertible {
-        case oneThread
-        /// The decoder may run part of its work on a thread the executor lends it.
-        case lentThread
-        /// The window decoded in two parts at once, split at row `row`: the bottom part
-        /// decodes from `overlap` rows above it straight into each output's lower band
-        /// (`banded`), or into a buffer whose rows follow the top part's.
-        case parts(row: Int, overlap: Int, banded: Bool)
-
-        var description: String {
-            switch self {
-            case .oneThread: return "one thread"
-            case .lentThread: return "with a lent thread"
-            case .parts(let row, _, _): return "two parts at once, split at row \(row)"
-            }
-        }
+    /// Each output's lower band where the pass is split with bands, in the pass's order.
+    private func lowerBands(_ pass: DecodePass) -> [LowerBand] {
+        guard case .parts(let row, _, true, _) = pass.split, let window = pass.window else { return [] }
+        // Invariant: the plan split it with bands only when every member has one.
+        return pass.outputs.map { LowerBand(plans[$0].resample!, window: window, split: row)! }
     }
 
-    /// A pass's split, with what running it needs: the two parts, and each output's band.
-    private struct Decision {
-        let split: Split
-        var halves: RegionHalves? = nil
-        var bands: [LowerBand] = []
-    }
-
-    /// Where the decoder can split the window, at the row where it says the work halves
-    /// (else the middle): each output's rows below the first whose filter window reaches
-    /// the bottom part are made by a `LowerBand` on the bottom part's thread, which starts
-    /// decoding at the first row those windows read. Without bands (a member with no
-    /// resampler, an empty band, or `banding` off) a window small enough to wait in
-    /// memory is split with a buffer instead; else the decoder is lent a thread.
-    private func decide(_ pass: Pass, banding: Bool = true) -> Decision {
-        guard concurrent else { return Decision(split: .oneThread) }
-        guard splitRegions && decoder.capabilities.splitsRegions, let window = pass.window,
-              let row = decoder.splitRow(of: window, shrink: pass.shrink, margin: 16) else { return Decision(split: .lentThread) }
-        if banding {
-            var bands: [LowerBand] = []
-            for i in pass.outputs {
-                guard let resample = plans[i].resample, let band = LowerBand(resample, window: window, split: row) else { break }
-                bands.append(band)
-            }
-            if bands.count == pass.outputs.count {
-                // Nearest's windows skip rows, so the lower band may read nothing above the split.
-                let overlap = max(0, row - bands.map(\.firstSourceRow).min()!)
-                if let halves = decoder.halves(of: window, shrink: pass.shrink, options: options, split: row, overlap: overlap) {
-                    return Decision(split: .parts(row: row, overlap: overlap, banded: true), halves: halves, bands: bands)
-                }
-            }
-        }
-        if RenderExecutor.buffers(window),
-           let halves = decoder.halves(of: window, shrink: pass.shrink, options: options, split: row, overlap: 0) {
-            return Decision(split: .parts(row: row, overlap: 0, banded: false), halves: halves)
-        }
-        return Decision(split: .lentThread)
-    }
-
-    /// How `pass` will use a second core, as `JobPlan` says it.
-    func split(of pass: Pass) -> Split { decide(pass).split }
-
-    /// Whether the bottom half of `region` may wait in memory while the top streams: it
-    /// must stay small next to streaming's footprint, at most 4 MiB of RGB rows (a 12 MP
-    /// photo shrunk 1/2 is 3.4 MiB). Larger regions are split with bands instead.
-    private static func buffers(_ region: Rect) -> Bool {
-        // A region is asked for, not yet clipped to the image: no product may overflow.
-        (1...1 << 16).contains(region.width) && (1...1 << 16).contains(region.height)
-            && region.width * (region.height / 2 + 1) * 3 <= 4 << 20
-    }
-
-    /// The pass's rows at 1/`shrink`, run as `decision` says.
-    private func decode(_ pass: Pass, _ decision: Decision, begin: (DecodedRegion) throws -> Void,
+    /// The pass's rows at 1/`shrink`, run as its split says.
+    private func decode(_ pass: DecodePass, bands: [LowerBand], begin: (DecodedRegion) throws -> Void,
                         rows: (RowChunk) throws -> Void) throws -> ImageInfo {
-        switch decision.split {
+        switch pass.split {
         case .oneThread:
             return try decoder.decode(region: pass.window, shrink: pass.shrink, options: options, begin: begin, rows: rows)
         case .lentThread:
             return try decoder.decode(region: pass.window, shrink: pass.shrink, options: options, lending: RenderExecutor.lentThread(),
                                       begin: begin, rows: rows)
-        case .parts(_, _, let banded):
-            // Invariant: `decide` gives parts only with their halves.
-            let halves = decision.halves!
-            return banded ? try RenderExecutor.decode(halves, bands: decision.bands, begin: begin, rows: rows)
+        case .parts(_, _, let banded, let halves):
+            return banded ? try RenderExecutor.decode(halves, bands: bands, begin: begin, rows: rows)
                           : try RenderExecutor.decode(halves, begin: begin, rows: rows)
         }
     }
@@ -357,7 +244,7 @@ package struct RenderExecutor: Sendable {
                         split: Bool) throws -> (PixelBuffer, Rect, ImageInfo) {
         var collector = RowCollector()
         let info: ImageInfo
-        if split, let region, buffers(region), let halves = decoder.halves(of: region, shrink: shrink, options: options) {
+        if split, let region, DecodePass.buffers(region), let halves = decoder.halves(of: region, shrink: shrink, options: options) {
             info = try decode(halves, begin: { collector.begin($0) }, rows: { collector.add($0) })
         } else {
             info = try decoder.decode(region: region, shrink: shrink, options: options,

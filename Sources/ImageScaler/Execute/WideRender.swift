@@ -5,13 +5,38 @@
 /// rows to linear light and into the reduction as they arrive, so neither the 8-bit nor
 /// the 16-bit image is held whole: the same samples as widening, mapping and reducing it
 /// whole. Runs on the calling thread.
-struct WideRender {
+struct WideRender: SoloRoute {
     let decoder: any RowDecoder
     let plan: RenderPlan
     let options: DecodeOptions
 
+    /// In linear light it may decode at a reduced scale.
+    var decodes: (shrink: Int, window: Rect?)? { (plan.resample?.shrink ?? 1, plan.cropRegion?.window) }
+
+    /// The result narrowed to 8 bits, as pixels are wanted.
+    func image() throws -> (PixelBuffer, ImageInfo) {
+        let (final, decoded) = try wideImage()
+        return (final.narrowed(), decoded)
+    }
+
+    /// The output at the plan's depth; linear light into 8 bits is resampled wide and
+    /// written narrow.
+    func render(_ output: RenderExecutor.Output) throws -> Result<RenderResult, Error> {
+        let (final, decoded) = try wideImage()
+        return Result {
+            guard plan.depth == 8 else {
+                return RenderResult(bytes: try output.format.encode(final, options: output.encoding(final.channels)), size: final.size,
+                                    info: decoded)
+            }
+            let narrow = final.narrowed()
+            let encoded = try output.format.encodeReporting(narrow, palettise: plan.stages.contains { $0.palettes },
+                                                            options: output.encoding(narrow.channels))
+            return RenderResult(encoded, size: narrow.size, info: decoded)
+        }
+    }
+
     /// The finished result, straight alpha, and the header as the decode saw it.
-    func image() throws -> (WideImage, ImageInfo) {
+    func wideImage() throws -> (WideImage, ImageInfo) {
         var (image, info): (WideImage, ImageInfo)
         let shrink = plan.resample?.shrink ?? 1
         let linear = plan.stages.contains(.toLinear)

@@ -12,10 +12,16 @@ struct JobPreparation {
     let plans: [RenderPlan]
     /// Which outputs run together and how many encoders finish at once, within the budget.
     let schedule: RenderSchedule
+    /// Each round's decodes, its outputs numbered within the round.
+    let passes: [[DecodePass]]
+    /// Each output's encoder options, resolved.
+    private(set) var encoders: [EncoderChoice] = []
     /// The estimate of the schedule's largest round.
     var memory: Int { schedule.memory }
-    /// Whether the decoder draws a picture (SVG) at the size `info` gives.
-    var isDrawn: Bool { decoder.capabilities.drawsAtAnySize }
+    /// The input's own header (a drawn picture's, not its drawing's).
+    let input: ImageInfo
+    /// The size the decoder draws its picture at, or nil for stored pixels.
+    var drawn: Size? { VectorPlacement.drawnSize(decoder) }
     private let encode: EncodeOptions
     private let settings: RenderSettings
     private let toSRGB: Bool
@@ -35,13 +41,9 @@ struct JobPreparation {
         var encode = encode
         encode.threads = max(1, settings.threads)
         let found = try ImageFormat.decoder(for: data, options: decode)
-        guard found.capabilities.drawsAtAnySize else {
-            return [try JobPreparation(data, decoder: found, outputs: outputs, decode: decode, encode: encode, settings: settings)]
-        }
-        return try outputs.map { output in
-            let (drawn, operation) = try VectorPlacement.drawing(output.operation, from: found, upscale: settings.upscale)
-            return try JobPreparation(data, decoder: drawn, outputs: [RenderOutput(operation, as: output.format)],
-                                      decode: decode, encode: encode, settings: settings)
+        return try VectorPlacement.sources(outputs, from: found, upscale: settings.upscale).map { source in
+            try JobPreparation(data, decoder: source.decoder, input: found.info, outputs: source.outputs, decode: decode,
+                               encode: encode, settings: settings)
         }
     }
 
@@ -56,10 +58,11 @@ struct JobPreparation {
     /// peaked 40 MiB over the sum of their single estimates).
     static let laneBytes = 2 << 20
 
-    init(_ data: [UInt8], decoder found: any RowDecoder, outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
-         settings: RenderSettings) throws {
+    init(_ data: [UInt8], decoder found: any RowDecoder, input: ImageInfo, outputs: [RenderOutput], decode: DecodeOptions,
+         encode: EncodeOptions, settings: RenderSettings) throws {
         decoder = decode.cancellation.map { CancellableDecoder(inner: found, flag: $0) } ?? found
         info = decoder.info
+        self.input = input
         try decode.check(info.size)
         var plans: [RenderPlan] = []
         // A format imgscale only reads (SVG) is written losslessly where no format is named.
@@ -106,11 +109,21 @@ struct JobPreparation {
         uprightXMP = settings.keepMetadata ? info.xmp.map(ExifEditor.xmpForUprightOutput) : nil
         let exif = settings.keepMetadata ? info.exif : nil
         uprightEXIF = plans.map { plan in exif.flatMap { ExifEditor.forUprightOutput($0, size: plan.output) } }
+        let source = decoder, split = settings.splitRegions
+        passes = schedule.rounds.map { round in
+            DecodePass.planned(round.map { plans[$0] }, decoder: source, options: decode, threads: threads, splitRegions: split)
+        }
+        let resolved = plans.indices.map { i in EncoderChoice { channels in self.resolve(i, channels: channels) } }
+        encoders = resolved
     }
 
     /// Output `index`'s encoder options for a result of `channels` channels, and a
     /// warning for each block its format cannot carry.
     func encoding(_ index: Int, channels: Int) -> (EncodeOptions, [String]) {
+        encoders[index].options(channels: channels)
+    }
+
+    private func resolve(_ index: Int, channels: Int) -> (EncodeOptions, [String]) {
         var o = encode
         if settings.keepMetadata {
             o.exif = uprightEXIF[index]
@@ -123,11 +136,6 @@ struct JobPreparation {
             o.iccProfile = icc
         }
         return formats[index].carriable(o, channels: channels)
-    }
-
-    /// Output `index`'s encoder of the input's coded data, on the `recompress` path.
-    func recompression(_ index: Int) -> (@Sendable ([UInt8]) throws -> [UInt8])? {
-        formats[index].codec.writer?.recompression?(info.format, encode)
     }
 
     /// The colour onto which output `index`'s alpha is composited before its encoder, if any.

@@ -19,6 +19,10 @@ package struct RenderPlan {
         /// Nothing decoded: the output format takes the input's coded data as it is (a
         /// JPEG's DCT coefficients into JPEG XL), for a convert that changes no pixel.
         case recompress
+
+        /// Whether outputs on this path take their rows from a decode they share
+        /// (`DecodePass`); on the others each output is made on its own (`SoloRoute`).
+        var sharesDecodes: Bool { self == .stream || self == .held }
     }
 
     /// A resampling step in the decoder's coordinates.
@@ -69,6 +73,8 @@ package struct RenderPlan {
     /// Every step from the decoder to the encoder, in order (`Stage`): what the
     /// executor runs and `imgscale plan` prints.
     let stages: [Stage]
+    /// On the recompress path, the output's writer of the input's coded data.
+    let recompression: (@Sendable ([UInt8]) throws -> [UInt8])?
 
     /// Plans `operation` for an input with header `info`, decoded by a decoder with
     /// `capabilities`, written as `format` with `encode`'s depth, palette and alpha
@@ -170,8 +176,10 @@ package struct RenderPlan {
         // with the coded data shows them turned as well) and a writer that takes the
         // input's coded data as it is: nothing is decoded.
         let onlyTurns = stages.allSatisfy { if case .orient = $0 { return true } else { return false } }
-        if operation.isConvert, self.depth == 8, onlyTurns, autoOrient || info.orientation == .up,
-           format?.codec.writer?.recompression?(info.format, encode) != nil {
+        let recompression = operation.isConvert && self.depth == 8 && onlyTurns && (autoOrient || info.orientation == .up)
+            ? format?.codec.writer?.recompression?(info.format, encode) : nil
+        self.recompression = recompression
+        if recompression != nil {
             path = .recompress
             self.stages = [.recompress(info.format)]
             memory = dataBytes * 3

@@ -50,6 +50,13 @@ package enum Stage: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The metadata an output keeps when a stage writes it whole: recompressed data
+    /// keeps every marker of the input, to give it back whole.
+    var keptMetadata: String? {
+        if case .recompress = self { return "all of the input's, kept to rebuild it" }
+        return nil
+    }
+
     /// The mask of a `sharpen` stage.
     var unsharpMask: UnsharpMask? {
         if case .sharpen(let mask) = self { return mask }

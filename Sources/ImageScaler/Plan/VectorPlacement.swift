@@ -63,6 +63,23 @@ struct VectorPlacement {
         return (drawn, place.operation)
     }
 
+    /// The decoders `outputs` are made from, each with the outputs it makes: stored
+    /// pixels make them all from `decoder`; a drawn picture is drawn once per output, at
+    /// the size that output needs, so the pixel limit and the budget apply to each drawing.
+    static func sources(_ outputs: [RenderOutput], from decoder: any RowDecoder,
+                        upscale: Bool) throws -> [(decoder: any RowDecoder, outputs: [RenderOutput])] {
+        guard decoder.capabilities.drawsAtAnySize else { return [(decoder, outputs)] }
+        return try outputs.map { output in
+            let (drawn, operation) = try drawing(output.operation, from: decoder, upscale: upscale)
+            return (drawn, [RenderOutput(operation, as: output.format)])
+        }
+    }
+
+    /// The size `decoder` draws its picture at, or nil for stored pixels.
+    static func drawnSize(_ decoder: any RowDecoder) -> Size? {
+        decoder.capabilities.drawsAtAnySize ? decoder.info.size : nil
+    }
+
     private init(drawSize: Size, operation: ImageOperation) {
         self.drawSize = drawSize
         self.operation = operation

@@ -58,7 +58,7 @@ struct BatchPlanner {
             }
             let named = format ?? ImageFormat.fromExtension(of: output)
             // A container of sizes (favicon.ico) holds every --size in the one file.
-            guard operations.count == 1 || named?.holdsSeveralSizes == true else {
+            guard (named?.files(holding: operations.count) ?? operations.count) == 1 else {
                 throw UsageError(message: "-o writes one file, but \(operations.count) sizes make \(operations.count); use --out-dir DIR --name '{stem}-{w}x{h}.\(ImageFormat.lossless.fileExtension)'")
             }
             if args.has("out-dir") { throw UsageError(message: "-o and --out-dir cannot be used together") }
@@ -78,7 +78,7 @@ struct BatchPlanner {
             }
             // A container of sizes (ICO) named without {w} or {h} holds them all in one file.
             let oneFile = operations.count > 1 && !template.contains("{w}") && !template.contains("{h}")
-                && (format ?? ImageFormat.fromExtension(of: template))?.holdsSeveralSizes == true
+                && (format ?? ImageFormat.fromExtension(of: template))?.files(holding: operations.count) == 1
             let sizeTokens = ["{w}", "{h}", "{width}", "{height}", "{scale}", "{at}", "{dpi}"]
             if operations.count > 1 && !oneFile && !sizeTokens.contains(where: template.contains) {
                 throw UsageError(message: "--name '\(FileName.display(template))' gives all \(operations.count) sizes one file name; put {w} or {h} in it, like '{stem}-{w}.\(ImageFormat.lossless.fileExtension)'")

@@ -70,7 +70,7 @@ enum InfoCommand {
                 j.add(info.format.incrementalName, info.interlaced)
                 j.add("frames", info.frames)
                 j.add("images", info.images)
-                if info.format.pageName != nil { j.add("page", page) }
+                j.add("page", ifAny: info.format.pageRead(page))
                 j.add("primary_item", info.primaryItem)
                 j.add("icc", info.iccProfile != nil)
                 j.add("exif", info.exif != nil)
@@ -81,11 +81,7 @@ enum InfoCommand {
             } else {
                 var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
                 if info.frames > 1 { line += ", \(info.frames) frames (the first is used)" }
-                if let name = info.format.pageName, info.images > 1 {
-                    line += ", \(info.images) \(name)s (\(name) \(page) is read)"
-                } else if info.images > 1 {
-                    line += ", \(info.images) images (the primary" + (info.primaryItem.map { ", item \($0)," } ?? "") + " is used)"
-                }
+                line += info.format.imagesNote(info, page: page).map { ", " + $0 } ?? ""
                 if info.format.appliesExifOrientation || info.orientation != .up {
                     line += ", orientation \(info.orientation.rawValue)"
                     if info.orientation != .up { line += " (upright \(upright))" }

@@ -13,6 +13,11 @@ struct JSON {
         fields.append("\(JSON.quote(key)):\(value.map(String.init) ?? "null")")
     }
 
+    /// The field only when there is a value; nil leaves it out.
+    mutating func add(_ key: String, ifAny value: Int?) {
+        if let value { add(key, value) }
+    }
+
     mutating func add(_ key: String, _ value: Bool) {
         fields.append("\(JSON.quote(key)):\(value)")
     }
