@@ -15,16 +15,21 @@ static char failure[256];
 
 /* The libjxl releases the shim supports, each by the sonames its Debian package installs
    and the version JxlDecoderVersion must report (major * 1000000 + minor * 1000): the
-   first whose library opens and says it is that minor version is used. Only 0.7 (Debian
-   12, the headers this is built against) is verified: a newer one joins the list once
-   the JPEG XL tests pass against it, since its structs (JxlBasicInfo, JxlPixelFormat) and
-   frame-settings options must keep 0.7's meaning. */
+   first whose library opens and says it is that minor version is used. 0.7 is Debian
+   12's, whose headers this is built against; 0.11 is Debian 13's, proven by
+   scripts/check-libjxl-release. Another joins the list once that passes against it,
+   since its structs (JxlBasicInfo, JxlPixelFormat, JxlFrameHeader) and frame-settings
+   options must keep 0.7's meaning. */
 static const struct {
     const char *library, *threads;
     uint32_t version;
 } releases[] = {
     {"libjxl.so.0.7", "libjxl_threads.so.0.7", 7000},
+    {"libjxl.so.0.11", "libjxl_threads.so.0.11", 11000},
 };
+
+/* The minor version of the release loaded. */
+static uint32_t minor;
 
 static void load(void) {
     void *lib = NULL;
@@ -40,6 +45,7 @@ static void load(void) {
         if (version && version() / 1000 == releases[i].version / 1000) {
             lib = candidate;
             n = i;
+            minor = releases[i].version / 1000;
             failure[0] = '\0';
             break;
         }
@@ -70,4 +76,25 @@ int cjxl_load(char *err, size_t errlen) {
     if (!failure[0]) return 0;
     if (err && errlen) snprintf(err, errlen, "%s", failure);
     return -1;
+}
+
+/* 0.7 and 0.8 take a pixel format first, which they ignore. */
+JxlDecoderStatus cjxl_color_as_encoded_profile(const JxlDecoder *dec, JxlColorProfileTarget target,
+                                               JxlColorEncoding *encoding) {
+    if (minor < 9) return cjxl_api.JxlDecoderGetColorAsEncodedProfile(dec, NULL, target, encoding);
+    return ((JxlDecoderStatus (*)(const JxlDecoder *, JxlColorProfileTarget, JxlColorEncoding *))
+                cjxl_api.JxlDecoderGetColorAsEncodedProfile)(dec, target, encoding);
+}
+
+JxlDecoderStatus cjxl_icc_profile_size(const JxlDecoder *dec, JxlColorProfileTarget target, size_t *size) {
+    if (minor < 9) return cjxl_api.JxlDecoderGetICCProfileSize(dec, NULL, target, size);
+    return ((JxlDecoderStatus (*)(const JxlDecoder *, JxlColorProfileTarget, size_t *))cjxl_api.JxlDecoderGetICCProfileSize)(
+        dec, target, size);
+}
+
+JxlDecoderStatus cjxl_color_as_icc_profile(const JxlDecoder *dec, JxlColorProfileTarget target, uint8_t *icc,
+                                           size_t size) {
+    if (minor < 9) return cjxl_api.JxlDecoderGetColorAsICCProfile(dec, NULL, target, icc, size);
+    return ((JxlDecoderStatus (*)(const JxlDecoder *, JxlColorProfileTarget, uint8_t *, size_t))
+                cjxl_api.JxlDecoderGetColorAsICCProfile)(dec, target, icc, size);
 }

@@ -74,6 +74,14 @@ extern struct cjxl_api cjxl_api;
 /* 0 once libjxl is loaded (the first call loads it); -1 with the reason in err. */
 int cjxl_load(char *err, size_t errlen);
 
+/* libjxl 0.9 dropped these three's unused pixel-format argument: the shim calls them as
+   0.9 declares them, and these pass the release that was loaded what it takes. */
+JxlDecoderStatus cjxl_color_as_encoded_profile(const JxlDecoder *dec, JxlColorProfileTarget target,
+                                               JxlColorEncoding *encoding);
+JxlDecoderStatus cjxl_icc_profile_size(const JxlDecoder *dec, JxlColorProfileTarget target, size_t *size);
+JxlDecoderStatus cjxl_color_as_icc_profile(const JxlDecoder *dec, JxlColorProfileTarget target, uint8_t *icc,
+                                           size_t size);
+
 #ifndef CJXL_API_DEFINITION
 #define JxlDecoderCreate (cjxl_api.JxlDecoderCreate)
 #define JxlDecoderDestroy (cjxl_api.JxlDecoderDestroy)
@@ -85,9 +93,9 @@ int cjxl_load(char *err, size_t errlen);
 #define JxlDecoderCloseInput (cjxl_api.JxlDecoderCloseInput)
 #define JxlDecoderProcessInput (cjxl_api.JxlDecoderProcessInput)
 #define JxlDecoderGetBasicInfo (cjxl_api.JxlDecoderGetBasicInfo)
-#define JxlDecoderGetICCProfileSize (cjxl_api.JxlDecoderGetICCProfileSize)
-#define JxlDecoderGetColorAsEncodedProfile (cjxl_api.JxlDecoderGetColorAsEncodedProfile)
-#define JxlDecoderGetColorAsICCProfile (cjxl_api.JxlDecoderGetColorAsICCProfile)
+#define JxlDecoderGetICCProfileSize cjxl_icc_profile_size
+#define JxlDecoderGetColorAsEncodedProfile cjxl_color_as_encoded_profile
+#define JxlDecoderGetColorAsICCProfile cjxl_color_as_icc_profile
 #define JxlDecoderGetBoxType (cjxl_api.JxlDecoderGetBoxType)
 #define JxlDecoderSetBoxBuffer (cjxl_api.JxlDecoderSetBoxBuffer)
 #define JxlDecoderReleaseBoxBuffer (cjxl_api.JxlDecoderReleaseBoxBuffer)

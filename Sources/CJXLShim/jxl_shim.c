@@ -105,15 +105,15 @@ int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_inf
         } else if (s == JXL_DEC_COLOR_ENCODING) {
             /* Pixels in plain sRGB need no profile (libjxl would make one up). */
             JxlColorEncoding c;
-            if (JxlDecoderGetColorAsEncodedProfile(dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &c) == JXL_DEC_SUCCESS &&
+            if (JxlDecoderGetColorAsEncodedProfile(dec, JXL_COLOR_PROFILE_TARGET_DATA, &c) == JXL_DEC_SUCCESS &&
                 c.white_point == JXL_WHITE_POINT_D65 && c.transfer_function == JXL_TRANSFER_FUNCTION_SRGB &&
                 (c.color_space == JXL_COLOR_SPACE_GRAY || (c.color_space == JXL_COLOR_SPACE_RGB && c.primaries == JXL_PRIMARIES_SRGB))) {
                 continue;
             }
             size_t length = 0;
-            if (JxlDecoderGetICCProfileSize(dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &length) == JXL_DEC_SUCCESS && length &&
+            if (JxlDecoderGetICCProfileSize(dec, JXL_COLOR_PROFILE_TARGET_DATA, &length) == JXL_DEC_SUCCESS && length &&
                 length <= MAX_BOX && (info->icc = malloc(length))) {
-                if (JxlDecoderGetColorAsICCProfile(dec, NULL, JXL_COLOR_PROFILE_TARGET_DATA, info->icc, length) == JXL_DEC_SUCCESS) {
+                if (JxlDecoderGetColorAsICCProfile(dec, JXL_COLOR_PROFILE_TARGET_DATA, info->icc, length) == JXL_DEC_SUCCESS) {
                     info->icc_length = length;
                 } else {
                     free(info->icc);
