@@ -7,6 +7,7 @@
    redirect them exist: this file defines the pointers, so it includes the list only. */
 #define CJXL_API_DEFINITION
 #include "jxl_api.h"
+#include "jxl_shim.h"
 
 struct cjxl_api cjxl_api;
 
@@ -69,6 +70,11 @@ static void load(void) {
     }
     CJXL_THREAD_FUNCTIONS(CJXL_RESOLVE)
 #undef CJXL_RESOLVE
+}
+
+int cjxl_release(void) {
+    pthread_once(&once, load);
+    return failure[0] ? 0 : (int)minor;
 }
 
 int cjxl_load(char *err, size_t errlen) {

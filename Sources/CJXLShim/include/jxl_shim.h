@@ -33,6 +33,9 @@ typedef struct {
     size_t xmp_length;
 } cjxl_info;
 
+/* The minor version of the libjxl release in use (7, 11), loading it; 0 when none loads. */
+int cjxl_release(void);
+
 int cjxl_read_info(const uint8_t *data, size_t size, size_t max_memory, cjxl_info *info, char *err, size_t err_size);
 void cjxl_free_info(cjxl_info *info);
 

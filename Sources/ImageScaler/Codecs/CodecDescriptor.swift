@@ -72,6 +72,9 @@ struct CodecDescriptor: Sendable {
         /// options: the encoder of that data (JPEG XL from a JPEG, losslessly); nil when
         /// the pixels must be decoded and encoded.
         var recompression: (@Sendable (ImageFormat, EncodeOptions) -> (@Sendable ([UInt8]) throws -> [UInt8])?)? = nil
+        /// Bytes that recompression with these options holds for a picture of this size,
+        /// beyond the file's.
+        var recompressionBytes: @Sendable (EncodeOptions, Size) -> Int = { _, _ in 0 }
         /// A palette image of `size`: RGBA entries and one index byte a pixel, for a format
         /// that stores palettes (the plan's palettise stage); nil: full colour only.
         var palette: (@Sendable (_ size: Size, _ entries: [UInt8], _ indices: [UInt8], EncodeOptions) throws -> [UInt8])? = nil

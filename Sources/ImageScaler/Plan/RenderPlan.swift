@@ -183,7 +183,7 @@ package struct RenderPlan {
             path = .recompress
             self.stages = [.recompress(info.format)]
             memory = dataBytes * 3
-            encoding = 0
+            encoding = format?.codec.writer?.recompressionBytes(encode, info.size) ?? 0
         } else {
             self.stages = stages
             // Quantising holds per pixel its packed colour, the dither's error rows and the

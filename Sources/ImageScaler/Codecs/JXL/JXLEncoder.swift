@@ -25,6 +25,27 @@ final class JXLEncoder: RowEncoder {
     /// `--effort` as libjxl's 1-9 (0, which libjxl lacks, is its fastest).
     static func effort(_ e: Int?) -> Int { min(max(e ?? defaultEffort, 1), 9) }
 
+    /// What libjxl holds while it encodes `pixels` at `effort`, by the release loaded,
+    /// from the peak RSS of `fit --format jxl --threads 1` of the street photo at 1024,
+    /// 2048 and 3840 wide (0.8, 3.1 and 11 MP). Efforts 8 and 9 search far more in both
+    /// releases: 838-874 MB lossy and 267-444 MB lossless at 3 MP. Below 8, 0.7 takes 46
+    /// bytes a pixel lossy, twice that at effort 7 past about 5 MP (1 GB at 11 MP), and up
+    /// to 100 lossless (70 at effort 3: 725 MB and 999 MB at 11 MP); 0.11 takes 50-72
+    /// bytes a pixel, but past about 4 MP (3 MP lossless) about 22 more a pixel, 4
+    /// lossless (2560, 3200 and 3840 wide at effort 7: 277, 335 and 404 MB).
+    static func workingBytes(pixels: Int, effort: Int, lossless: Bool) -> Int {
+        // The library's own pages and heap, at any size (lossless codes without the
+        // lossy path's tables).
+        let own = lossless && effort < 8 ? 4 << 20 : 10 << 20
+        if effort >= 8 { return own + pixels * (lossless ? (effort == 9 && cjxl_release() < 9 ? 150 : 100) : 290) }
+        guard cjxl_release() >= 9 else {
+            return own + pixels * (lossless ? (effort <= 3 ? 70 : 100) : effort >= 7 && pixels > 5_000_000 ? 92 : 46)
+        }
+        // Past the size it codes in groups, each further pixel costs libjxl 0.11 far less.
+        let (near, grouped, far) = lossless ? (72, 3_200_000, 4) : (effort >= 7 ? 72 : 52, 4_000_000, 24)
+        return own + min(pixels, grouped) * near + max(0, pixels - grouped) * far
+    }
+
     /// A JPEG file's coded data as JPEG XL, with what djxl needs to give the same JPEG
     /// bytes back; about a fifth smaller (libjxl's claim).
     static func recompress(_ jpeg: [UInt8], effort: Int) throws -> [UInt8] {

@@ -34,13 +34,14 @@ extension CodecDescriptor {
                            let effort = JXLEncoder.effort(o.effort)
                            return { try JXLEncoder.recompress($0, effort: effort) }
                        },
-                       // Rows gathered for the whole picture, then libjxl's own: 225 MB over
-                       // JPEG's peak at 2560x1920, but twice as much a pixel at effort 7
-                       // past about 5 MP (986 MB at 3840x2880; 490 MB at effort 5).
+                       // The coefficients and libjxl's search: 165-183 MB for an 8 MP
+                       // JPEG at effort 7 and 279-311 MB for 12 MP, 350 MB at effort 9, in
+                       // 0.7 and 0.11 alike.
+                       recompressionBytes: { o, s in (6 << 20) + s.width * s.height * (JXLEncoder.effort(o.effort) >= 9 ? 30 : 26) },
+                       // Rows gathered for the whole picture, then libjxl's own (`JXLEncoder.workingBytes`).
                        heldBytes: { _, s in 4 * s.width * s.height },
                        workingBytes: { o, s, _ in
-                           let pixels = s.width * s.height
-                           return (10 << 20) + pixels * (JXLEncoder.effort(o.effort) >= 7 && pixels > 5_000_000 ? 92 : 46)
+                           JXLEncoder.workingBytes(pixels: s.width * s.height, effort: JXLEncoder.effort(o.effort), lossless: o.lossless)
                        }),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libjxl decodes on a pool of two when the decode is lent a core",
