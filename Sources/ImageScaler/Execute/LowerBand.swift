@@ -16,12 +16,9 @@ final class LowerBand: @unchecked Sendable {  // one thread at a time, handed ov
     /// The band below decoded row `split` of `window` for `resample`, or nil when one
     /// band would hold every output row (or none).
     init?(_ resample: RenderPlan.Resample, window: Rect, split: Int) {
-        let (output, from) = RowResampler.split(region: window, rect: resample.sampling, target: resample.storedTarget,
-                                                filter: resample.filter, at: split - window.y)
-        guard output > 0, output < resample.storedTarget.height else { return nil }
+        guard let band = DecodePass.lowerBand(resample, window: window, split: split) else { return nil }
         self.resample = resample
-        firstOutputRow = output
-        firstSourceRow = window.y + from
+        (firstOutputRow, firstSourceRow) = band
         windowTop = window.y
     }
 

@@ -53,8 +53,8 @@ package struct DecodePass: Sendable {
               let row = decoder.splitRow(of: window, shrink: shrink, margin: 16) else { return .lentThread }
         var firstRows: [Int] = []
         for i in outputs {
-            guard let r = plans[i].resample, let first = DecodePass.lowerBandStart(r, window: window, split: row) else { break }
-            firstRows.append(first)
+            guard let r = plans[i].resample, let band = DecodePass.lowerBand(r, window: window, split: row) else { break }
+            firstRows.append(band.firstSourceRow)
         }
         if firstRows.count == outputs.count {
             // Nearest's windows skip rows, so the lower band may read nothing above the split.
@@ -69,13 +69,14 @@ package struct DecodePass: Sendable {
         return .lentThread
     }
 
-    /// The first decoded row the band of output rows below decoded row `split` reads, or
-    /// nil when one band would hold every output row (or none).
-    static func lowerBandStart(_ resample: RenderPlan.Resample, window: Rect, split: Int) -> Int? {
+    /// The band of output rows a split below decoded row `split` of `window` leaves to
+    /// the bottom part: its first output row and the first decoded row it reads; nil when
+    /// one band would hold every output row (or none).
+    static func lowerBand(_ resample: RenderPlan.Resample, window: Rect, split: Int) -> (firstOutputRow: Int, firstSourceRow: Int)? {
         let (output, from) = RowResampler.split(region: window, rect: resample.sampling, target: resample.storedTarget,
                                                 filter: resample.filter, at: split - window.y)
         guard output > 0, output < resample.storedTarget.height else { return nil }
-        return window.y + from
+        return (output, window.y + from)
     }
 
     /// Whether the bottom half of `region` may wait in memory while the top streams: it
