@@ -66,6 +66,8 @@ let package = Package(
         // so it sees the public API alone, as Examples/*/Package.swift's users do.
         .executableTarget(name: "thumbnail", dependencies: ["ImageScaler"], path: "Examples/thumbnail/Sources/thumbnail"),
         .executableTarget(name: "srcset", dependencies: ["ImageScaler"], path: "Examples/srcset/Sources/srcset"),
+        // The resampler timed in process, without decode or encode (scripts/bench --job resample).
+        .executableTarget(name: "resample-kernel", dependencies: ["ImageScaler"], path: "Benchmarks/resample-kernel"),
         // What the test targets share to reach their outside references (python3 and Pillow).
         .target(name: "TestReferences", path: "Tests/TestReferences", swiftSettings: testCode),
         .testTarget(name: "ImageScalerTests", dependencies: ["ImageScaler", "ImageCompare", "CResample", "CJPEGShim", "CJPEGOwnDecoders", "CHashShim", "TestReferences"], swiftSettings: testCode),

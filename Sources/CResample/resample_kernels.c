@@ -49,6 +49,20 @@ static void column_scalar(const uint8_t *const *rows, size_t from, size_t row_by
     }
 }
 
+/* Pixels `from ..< pixels`, copied from src to dst with the colour premultiplied. */
+static void premultiply_scalar(const uint8_t *src, uint8_t *dst, size_t from, size_t pixels, int ch) {
+    for (size_t i = from; i < pixels; i++) {
+        const uint8_t *p = src + i * ch;
+        uint8_t *q = dst + i * ch;
+        const uint32_t a = p[ch - 1];
+        for (int c = 0; c < ch - 1; c++) {
+            const uint32_t t = (uint32_t)p[c] * a + 128;
+            q[c] = (uint8_t)((t + (t >> 8)) >> 8);
+        }
+        q[ch - 1] = (uint8_t)a;
+    }
+}
+
 #ifdef HAVE_X86
 /* The low `ch` (3 or 4) bytes of `pixel`, in sizes the compiler stores inline (a
  * memcpy of a variable size is a call per pixel). */
@@ -150,14 +164,33 @@ static void row_madd_avx2(const uint8_t *src, size_t src_bytes, uint8_t *dst, in
  * 16-bit words. So one 16-byte vector of the four pixels' weight pairs, broadcast to the
  * four lanes by the load itself, serves every channel, and the table stays small enough
  * for L1 (weights copied per channel did not: a 3000 -> 800 row streamed 140 KB of them).
- * One 64-byte load per step covers all four pixels' source bytes (the pack made this
- * layout only where it does) and a byte permute (VBMI), the group's, the same at every
- * step as the four windows move together, places them; the VNNI multiply-add sums. Every
- * group takes (taps + 1) / 2 steps: past a window its weights are zero. Near the row's end
- * the load is masked, so no byte past src_bytes is read. */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
-static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
-                             const int32_t *packed, int taps, int out_size, int bits) {
+ * One 64-byte load per step covers all four pixels' source bytes, or two where the windows
+ * spread further (RGBA shrunk past 4.6x, RGB past 6x; the pack chose which), and a byte
+ * permute (VBMI), the group's, the same at every step as the four windows move together,
+ * places them; the VNNI multiply-add sums. Every group takes (taps + 1) / 2 steps: past a
+ * window its weights are zero. Steps alternate between two pairs of sums, so each
+ * multiply-add waits on the one two steps back, not the last (whose latency bounded the
+ * loop). Near the row's end the loads are masked, so no byte past src_bytes is read. */
+static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+__m512i quad_step(const uint8_t *src, size_t src_bytes, size_t from, __m512i index, __mmask64 keep, int wide, int near_end) {
+    if (!near_end) {
+        const __m512i a = _mm512_loadu_si512((const void *)(src + from));
+        return wide ? _mm512_maskz_permutex2var_epi8(keep, a, index, _mm512_loadu_si512((const void *)(src + from + 64)))
+                    : _mm512_maskz_permutexvar_epi8(keep, index, a);
+    }
+    const size_t left = from < src_bytes ? src_bytes - from : 0;
+    const __mmask64 valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
+    const __m512i a = _mm512_maskz_loadu_epi8(valid, (const void *)(src + (left ? from : 0)));
+    if (!wide) return _mm512_maskz_permutexvar_epi8(keep, index, a);
+    const size_t beyond = left > 64 ? left - 64 : 0;
+    const __mmask64 more = beyond >= 64 ? ~0ULL : (1ULL << beyond) - 1;
+    const __m512i b = _mm512_maskz_loadu_epi8(more, (const void *)(src + (beyond ? from + 64 : 0)));
+    return _mm512_maskz_permutex2var_epi8(keep, a, index, b);
+}
+
+static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+void row_quads(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+               const int32_t *packed, int taps, int out_size, int bits, int wide) {
     const int pairs = (taps + 1) / 2;
     /* The permute fills the low byte of each 16-bit word (see quad_index); the high
      * bytes, and RGB's fourth lane, are zeroed by the mask. */
@@ -168,36 +201,50 @@ static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst,
                                        : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     const size_t step = 2 * (size_t)ch;
     const size_t group = 16 + (size_t)pairs * 8;
+    const size_t reach = step * (size_t)(pairs - 1) + (wide ? 128 : 64);
     for (int x = 0; x < out_size; x += 4) {
         const int n = out_size - x < 4 ? out_size - x : 4;
         const int32_t *g = packed + (size_t)(x / 4) * group;
         const __m512i index = _mm512_loadu_si512((const void *)g);
         const size_t at = (size_t)first[x] * ch;
         const __m128i *w = (const __m128i *)(g + 16);
-        __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
-        if (at + step * (size_t)(pairs - 1) + 64 <= src_bytes) {
-            const uint8_t *p = src + at;
-            for (int k = 0; k < pairs; k++, p += step, w += 2) {
-                const __m512i px = _mm512_maskz_permutexvar_epi8(keep, index, _mm512_loadu_si512((const void *)p));
-                lo = _mm512_dpwssd_epi32(lo, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w)));
-                hi = _mm512_dpwssd_epi32(hi, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1)));
-            }
-        } else {
-            for (int k = 0; k < pairs; k++, w += 2) {
-                const size_t from = at + step * (size_t)k;
-                const size_t left = from < src_bytes ? src_bytes - from : 0;
-                const __mmask64 valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
-                const __m512i bytes = _mm512_maskz_loadu_epi8(valid, (const void *)(src + (left ? from : 0)));
-                const __m512i px = _mm512_maskz_permutexvar_epi8(keep, index, bytes);
-                lo = _mm512_dpwssd_epi32(lo, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w)));
-                hi = _mm512_dpwssd_epi32(hi, px, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1)));
-            }
+        __m512i lo0 = _mm512_setzero_si512(), hi0 = lo0, lo1 = lo0, hi1 = lo0;
+        int k = 0;
+        /* Two copies of the loop, so the usual one has no test for the row's end. */
+#define QUAD_STEPS(near_end) \
+        for (; k + 2 <= pairs; k += 2, w += 4) { \
+            const __m512i p0 = quad_step(src, src_bytes, at + step * (size_t)k, index, keep, wide, near_end); \
+            const __m512i p1 = quad_step(src, src_bytes, at + step * (size_t)(k + 1), index, keep, wide, near_end); \
+            lo0 = _mm512_dpwssd_epi32(lo0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w))); \
+            hi0 = _mm512_dpwssd_epi32(hi0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1))); \
+            lo1 = _mm512_dpwssd_epi32(lo1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2))); \
+            hi1 = _mm512_dpwssd_epi32(hi1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 3))); \
+        } \
+        if (k < pairs) { \
+            const __m512i p0 = quad_step(src, src_bytes, at + step * (size_t)k, index, keep, wide, near_end); \
+            lo0 = _mm512_dpwssd_epi32(lo0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w))); \
+            hi0 = _mm512_dpwssd_epi32(hi0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1))); \
         }
+        if (at + reach <= src_bytes) {
+            QUAD_STEPS(0)
+        } else {
+            QUAD_STEPS(1)
+        }
+#undef QUAD_STEPS
+        /* Sums wrap the same in any order, and the true total fits 32 bits. */
+        const __m512i lo = _mm512_add_epi32(lo0, lo1), hi = _mm512_add_epi32(hi0, hi1);
         __m512i sum = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(lo, _mm512_slli_epi32(hi, 15)), half), bits);
         /* Negative sums to 0, then unsigned saturation: exactly the clamp to 0-255. */
         __m128i bytes = _mm_shuffle_epi8(_mm512_cvtusepi32_epi8(_mm512_max_epi32(sum, _mm512_setzero_si512())), interleave);
         _mm_mask_storeu_epi8(dst + (size_t)x * ch, (__mmask16)((1u << (ch * n)) - 1), bytes);
     }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+                             const int32_t *packed, int taps, int out_size, int bits, int wide) {
+    if (wide) row_quads(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 1);
+    else row_quads(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 0);
 }
 
 __attribute__((target("avx2")))
@@ -221,6 +268,57 @@ static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
         _mm_storeu_si128((__m128i *)(dst + i), out);
     }
     column_scalar(rows, i, row_bytes, count, weights, dst, bits);
+}
+
+/* Colour times alpha in 16-bit words, Pillow's exact rounding: round(v * a / 255) =
+ * (t + (t >> 8)) >> 8 with t = v * a + 128, which stays below 2^16. Alpha's own word is
+ * multiplied by 255, which the formula returns unchanged. */
+#define PREMULTIPLY_WORDS(mullo, add, srli, v, a, half) \
+    ({ __typeof__(v) t_ = add(mullo(v, a), half); srli(add(t_, srli(t_, 8)), 8); })
+
+/* Copies `pixels` pixels of `ch` (2 or 4) channels, alpha last, premultiplying the colour:
+ * every byte the same as premultiply_scalar's. `alpha` picks each byte's pixel's alpha
+ * within a 128-bit lane; `keep` marks the alpha bytes themselves, multiplied by 255. */
+__attribute__((target("avx2")))
+static size_t premultiply_avx2(const uint8_t *src, uint8_t *dst, size_t pixels, int ch) {
+    const __m256i alpha = ch == 4 ? _mm256_setr_epi8(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15,
+                                                     3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15)
+                                  : _mm256_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15,
+                                                     1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15);
+    const __m256i own = ch == 4 ? _mm256_set1_epi32((int)0xFF000000) : _mm256_set1_epi16((short)0xFF00);
+    const __m256i zero = _mm256_setzero_si256(), half = _mm256_set1_epi16(128);
+    const size_t step = 32 / (size_t)ch;
+    size_t i = 0;
+    for (; i + step <= pixels; i += step) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(src + i * ch));
+        const __m256i a = _mm256_or_si256(_mm256_shuffle_epi8(v, alpha), own);
+        const __m256i lo = PREMULTIPLY_WORDS(_mm256_mullo_epi16, _mm256_add_epi16, _mm256_srli_epi16,
+                                             _mm256_unpacklo_epi8(v, zero), _mm256_unpacklo_epi8(a, zero), half);
+        const __m256i hi = PREMULTIPLY_WORDS(_mm256_mullo_epi16, _mm256_add_epi16, _mm256_srli_epi16,
+                                             _mm256_unpackhi_epi8(v, zero), _mm256_unpackhi_epi8(a, zero), half);
+        _mm256_storeu_si256((__m256i *)(dst + i * ch), _mm256_packus_epi16(lo, hi));
+    }
+    return i;
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static size_t premultiply_avx512(const uint8_t *src, uint8_t *dst, size_t pixels, int ch) {
+    const __m512i alpha = _mm512_broadcast_i32x4(ch == 4 ? _mm_setr_epi8(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15)
+                                                         : _mm_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15));
+    const __m512i own = ch == 4 ? _mm512_set1_epi32((int)0xFF000000) : _mm512_set1_epi16((short)0xFF00);
+    const __m512i zero = _mm512_setzero_si512(), half = _mm512_set1_epi16(128);
+    const size_t step = 64 / (size_t)ch;
+    size_t i = 0;
+    for (; i + step <= pixels; i += step) {
+        const __m512i v = _mm512_loadu_si512((const void *)(src + i * ch));
+        const __m512i a = _mm512_or_si512(_mm512_shuffle_epi8(v, alpha), own);
+        const __m512i lo = PREMULTIPLY_WORDS(_mm512_mullo_epi16, _mm512_add_epi16, _mm512_srli_epi16,
+                                             _mm512_unpacklo_epi8(v, zero), _mm512_unpacklo_epi8(a, zero), half);
+        const __m512i hi = PREMULTIPLY_WORDS(_mm512_mullo_epi16, _mm512_add_epi16, _mm512_srli_epi16,
+                                             _mm512_unpackhi_epi8(v, zero), _mm512_unpackhi_epi8(a, zero), half);
+        _mm512_storeu_si512((void *)(dst + i * ch), _mm512_packus_epi16(lo, hi));
+    }
+    return i;
 }
 
 /* A load of the CPU feature bits libgcc filled in at startup. */
@@ -250,7 +348,7 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
 /* The packed table starts with a header of 16 int32s (64 bytes, so the vectors after it
  * keep their alignment relative to the start): [0] is the layout, 1 for pairs of pixels
  * (row_madd_avx2) and 2 for groups of four (row_quads_avx512); [1] the channels it was
- * made for (the groups' windows depend on them). */
+ * made for (the groups' windows depend on them); [2] the groups' window, 64 or 128 bytes. */
 enum { PACK_HEADER = 16, PACK_PAIRS = 1, PACK_QUADS = 2 };
 
 size_t resample_packed_count(int taps, int out_size) {
@@ -263,7 +361,7 @@ size_t resample_packed_count(int taps, int out_size) {
 
 /* A group of four's byte permute: in lane c, 32-bit slot j, the low bytes of the two
  * words take channel c of taps t and t + 1 of pixel j, whose taps start
- * (first[x + j] - first[x]) * ch bytes into the step's 64-byte window. */
+ * (first[x + j] - first[x]) * ch bytes into the step's window of 64 or 128 bytes. */
 static void quad_index(const int32_t *first, int ch, int x, int n, int32_t *out) {
     uint8_t bytes[64] = {0};
     for (int c = 0; c < ch; c++)
@@ -276,13 +374,13 @@ static void quad_index(const int32_t *first, int ch, int x, int n, int32_t *out)
 }
 
 #ifdef HAVE_X86
-/* Whether every group of four output pixels reads its two-tap step from one 64-byte
- * window: the last pixel's two source pixels must end within it. */
-static int quads_fit(const int32_t *first, int ch, int out_size) {
+/* Whether every group of four output pixels reads its two-tap step from one window of
+ * `window` bytes: the last pixel's two source pixels must end within it. */
+static int quads_fit(const int32_t *first, int ch, int out_size, int window) {
     for (int x = 0; x < out_size; x += 4) {
         const int last = out_size - x < 4 ? out_size - 1 : x + 3;
         for (int j = x; j <= last; j++)
-            if (first[j] < first[x] || (int64_t)(first[j] - first[x]) * ch + 2 * ch > 64) return 0;
+            if (first[j] < first[x] || (int64_t)(first[j] - first[x]) * ch + 2 * ch > window) return 0;
     }
     return 1;
 }
@@ -308,14 +406,17 @@ static int split_pair(const int32_t *count, const int32_t *coeffs, int taps, int
 int resample_pack_row_weights(const int32_t *first, const int32_t *count, const int32_t *coeffs, int taps, int out_size,
                               int channels, int32_t *packed) {
     const int pairs = (taps + 1) / 2;
-    int quads = 0;
+    int quads = 0, window = 0;
 #ifdef HAVE_X86
-    quads = has_avx512_madd() && (channels == 3 || channels == 4) && quads_fit(first, channels, out_size);
+    if (has_avx512_madd() && (channels == 3 || channels == 4))
+        window = quads_fit(first, channels, out_size, 64) ? 64 : quads_fit(first, channels, out_size, 128) ? 128 : 0;
+    quads = window != 0;
 #endif
     /* Past out_size (a partial last group) the weights stay zero. */
     memset(packed, 0, resample_packed_count(taps, out_size) * sizeof(int32_t));
     packed[0] = quads ? PACK_QUADS : PACK_PAIRS;
     packed[1] = channels;
+    packed[2] = window;
     int32_t *table = packed + PACK_HEADER;
     for (int x = 0; x < out_size; x++) {
         int32_t *g = quads ? table + (size_t)(x / 4) * (16 + (size_t)pairs * 8) : NULL;
@@ -347,7 +448,7 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
                          const int32_t *packed, int taps, int out_size, int bits) {
 #ifdef HAVE_X86
     if (packed && packed[0] == PACK_QUADS && packed[1] == channels) {
-        row_quads_avx512(src, src_bytes, dst, channels, first, packed + PACK_HEADER, taps, out_size, bits);
+        row_quads_avx512(src, src_bytes, dst, channels, first, packed + PACK_HEADER, taps, out_size, bits, packed[2] == 128);
         return;
     }
     if (packed && packed[0] == PACK_PAIRS && channels >= 3 && has_avx2()) {
@@ -379,4 +480,19 @@ void resample_column(const uint8_t *const *rows, size_t row_bytes, int count,
 void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int count,
                               const int32_t *weights, uint8_t *dst, int bits) {
     column_scalar(rows, 0, row_bytes, count, weights, dst, bits);
+}
+
+void resample_premultiply(const uint8_t *src, uint8_t *dst, size_t pixels, int channels) {
+    size_t done = 0;
+#ifdef HAVE_X86
+    if (channels == 2 || channels == 4) {
+        if (__builtin_cpu_supports("avx512bw")) done = premultiply_avx512(src, dst, pixels, channels);
+        else if (has_avx2()) done = premultiply_avx2(src, dst, pixels, channels);
+    }
+#endif
+    premultiply_scalar(src, dst, done, pixels, channels);
+}
+
+void resample_premultiply_portable(const uint8_t *src, uint8_t *dst, size_t pixels, int channels) {
+    premultiply_scalar(src, dst, 0, pixels, channels);
 }

@@ -20,7 +20,7 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
  * per axis for one channel count: the low 15 bits of each weight and the rest
  * (w = hi * 2^15 + lo) as 16-bit pairs, zero past count[x], grouped per two output
  * pixels (AVX2) or, where the CPU has AVX-512 VBMI and VNNI and every four consecutive
- * windows start within 64 bytes, per four. `packed` holds
+ * windows start within 128 bytes, per four. `packed` holds
  * resample_packed_count(taps, out_size) int32s. Returns -1 (and the packed weights must
  * not be used) when a weight needs more than 31 bits. */
 size_t resample_packed_count(int taps, int out_size);
@@ -46,5 +46,11 @@ void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
                            int taps, int out_size, int bits);
 void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int count,
                               const int32_t *weights, uint8_t *dst, int bits);
+
+/* Copies `pixels` pixels of `channels` (2 or 4, alpha last) from src to dst with the
+ * colour premultiplied by alpha, Pillow's RGBA -> RGBa rounding: round(v * a / 255).
+ * The portable form is what CPUs without AVX2 run and what the tests hold the rest to. */
+void resample_premultiply(const uint8_t *src, uint8_t *dst, size_t pixels, int channels);
+void resample_premultiply_portable(const uint8_t *src, uint8_t *dst, size_t pixels, int channels);
 
 #endif

@@ -1,20 +1,13 @@
-/// Converts between straight and premultiplied alpha in place, for the interleaved
+import CResample
+
+/// Converts between straight and premultiplied alpha, for the interleaved
 /// layouts of `PixelBuffer` (alpha last, 2 or 4 channels). The arithmetic is Pillow's
 /// (RGBA <-> RGBa), so a resample matches `Image.resize` on RGBA images exactly.
 enum AlphaPremultiplier {
-    /// colour = round(colour * alpha / 255), using the exact shift form of /255.
-    static func premultiply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, channels: Int) {
-        let colour = channels - 1
-        for i in 0..<pixels {
-            let px = p + i * channels
-            let a = UInt32(px[colour])
-            if a == 255 { continue }
-            for c in 0..<colour {
-                // (t + (t >> 8)) >> 8 with t = v*a + 128 equals round(v*a/255) for 8-bit v, a.
-                let t = UInt32(px[c]) * a + 128
-                px[c] = UInt8((t + (t >> 8)) >> 8)
-            }
-        }
+    /// `src`'s pixels copied to `dst` with colour = round(colour * alpha / 255) (C, with
+    /// SIMD where the CPU has it).
+    static func premultiply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, pixels: Int, channels: Int) {
+        resample_premultiply(src, dst, pixels, Int32(channels))
     }
 
     /// colour = min(255, colour * 255 / alpha), truncating; alpha 0 and 255 untouched.

@@ -158,8 +158,7 @@ package final class RowResampler {
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
         var line = pixels
         if premultiplies {
-            scratch.update(from: pixels, count: bytes)
-            AlphaPremultiplier.premultiply(scratch, pixels: source.width, channels: channels)
+            AlphaPremultiplier.premultiply(pixels, into: scratch, pixels: source.width, channels: channels)
             line = UnsafePointer(scratch)
         }
         if let horizontal {
