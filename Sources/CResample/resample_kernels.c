@@ -247,6 +247,70 @@ static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst,
     else row_quads(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 0);
 }
 
+/* Four output pixels and four taps per step: the layout of row_quads, with bytes where it
+ * has words. Lane c, 32-bit slot j holds channel c of taps t .. t + 3 of pixel j, four
+ * bytes, and each weight is split in three 7-bit parts, w = a * 2^14 + b * 2^7 + c with b
+ * and c in 0-127 and a signed (the pack checks it fits a byte: any shrink past about 2x),
+ * so one VNNI unsigned-by-signed byte multiply-add per part sums four taps' products:
+ * three per four taps where the word kernel takes four, and half its permutes and loads.
+ * A * 2^14 + B * 2^7 + C is the very integer the 32-bit kernels add. Two sets of sums
+ * alternate, as in row_quads. */
+static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+void row_quad_bytes(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+                    const int32_t *packed, int taps, int out_size, int bits, int wide) {
+    const int steps = (taps + 3) / 4;
+    const __mmask64 keep = ch == 3 ? 0x0000FFFFFFFFFFFFULL : ~0ULL;
+    const __m512i half = _mm512_set1_epi32(1 << (bits - 1));
+    const __m128i interleave = ch == 3 ? _mm_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1)
+                                       : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const size_t step = 4 * (size_t)ch;
+    const size_t group = 16 + (size_t)steps * 12;
+    const size_t reach = step * (size_t)(steps - 1) + (wide ? 128 : 64);
+    for (int x = 0; x < out_size; x += 4) {
+        const int n = out_size - x < 4 ? out_size - x : 4;
+        const int32_t *g = packed + (size_t)(x / 4) * group;
+        const __m512i index = _mm512_loadu_si512((const void *)g);
+        const size_t at = (size_t)first[x] * ch;
+        const __m128i *w = (const __m128i *)(g + 16);
+        __m512i a0 = _mm512_setzero_si512(), b0 = a0, c0 = a0, a1 = a0, b1 = a0, c1 = a0;
+        int k = 0;
+#define BYTE_STEPS(near_end) \
+        for (; k + 2 <= steps; k += 2, w += 6) { \
+            const __m512i p0 = quad_step(src, src_bytes, at + step * (size_t)k, index, keep, wide, near_end); \
+            const __m512i p1 = quad_step(src, src_bytes, at + step * (size_t)(k + 1), index, keep, wide, near_end); \
+            c0 = _mm512_dpbusd_epi32(c0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w))); \
+            b0 = _mm512_dpbusd_epi32(b0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1))); \
+            a0 = _mm512_dpbusd_epi32(a0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2))); \
+            c1 = _mm512_dpbusd_epi32(c1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 3))); \
+            b1 = _mm512_dpbusd_epi32(b1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 4))); \
+            a1 = _mm512_dpbusd_epi32(a1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 5))); \
+        } \
+        if (k < steps) { \
+            const __m512i p0 = quad_step(src, src_bytes, at + step * (size_t)k, index, keep, wide, near_end); \
+            c0 = _mm512_dpbusd_epi32(c0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w))); \
+            b0 = _mm512_dpbusd_epi32(b0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1))); \
+            a0 = _mm512_dpbusd_epi32(a0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2))); \
+        }
+        if (at + reach <= src_bytes) {
+            BYTE_STEPS(0)
+        } else {
+            BYTE_STEPS(1)
+        }
+#undef BYTE_STEPS
+        const __m512i a = _mm512_slli_epi32(_mm512_add_epi32(a0, a1), 14), b = _mm512_slli_epi32(_mm512_add_epi32(b0, b1), 7);
+        __m512i sum = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(a, b), _mm512_add_epi32(_mm512_add_epi32(c0, c1), half)), bits);
+        __m128i bytes = _mm_shuffle_epi8(_mm512_cvtusepi32_epi8(_mm512_max_epi32(sum, _mm512_setzero_si512())), interleave);
+        _mm_mask_storeu_epi8(dst + (size_t)x * ch, (__mmask16)((1u << (ch * n)) - 1), bytes);
+    }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+static void row_quad_bytes_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
+                                  const int32_t *packed, int taps, int out_size, int bits, int wide) {
+    if (wide) row_quad_bytes(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 1);
+    else row_quad_bytes(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 0);
+}
+
 __attribute__((target("avx2")))
 static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
                         const int32_t *weights, uint8_t *dst, int bits) {
@@ -321,9 +385,74 @@ static size_t premultiply_avx512(const uint8_t *src, uint8_t *dst, size_t pixels
     return i;
 }
 
+/* The vertical pass four rows at a time, where every weight splits as in row_quad_bytes
+ * (the caller checked): the four rows' bytes interleaved into 32-bit slots, so each of
+ * the three VNNI byte multiply-adds sums four rows' products for 16 outputs. 64 output
+ * bytes a step, the last step masked; a missing fourth row is read with weight zero. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+static void column_bytes_avx512(const uint8_t *const *rows, size_t row_bytes, int count,
+                                const int32_t *weights, uint8_t *dst, int bits) {
+    enum { MOST = 64 };
+    __m512i parts[MOST / 4][3];
+    const uint8_t *quad[MOST];
+    const int groups = (count + 3) / 4;
+    for (int q = 0; q < groups; q++) {
+        uint8_t c[4], b[4];
+        int8_t a[4];
+        for (int i = 0; i < 4; i++) {
+            const int t = 4 * q + i;
+            const int32_t w = t < count ? weights[t] : 0;
+            const int32_t top = w >= 0 ? w >> 14 : -((-w + 16383) >> 14), rest = w - top * 16384;
+            c[i] = (uint8_t)(rest & 127);
+            b[i] = (uint8_t)(rest >> 7);
+            a[i] = (int8_t)top;
+            quad[t] = rows[t < count ? t : 0];
+        }
+        int32_t cw, bw, aw;
+        memcpy(&cw, c, 4);
+        memcpy(&bw, b, 4);
+        memcpy(&aw, a, 4);
+        parts[q][0] = _mm512_set1_epi32(cw);
+        parts[q][1] = _mm512_set1_epi32(bw);
+        parts[q][2] = _mm512_set1_epi32(aw);
+    }
+    const __m512i half = _mm512_set1_epi32(1 << (bits - 1));
+    for (size_t i = 0; i < row_bytes; i += 64) {
+        const size_t left = row_bytes - i;
+        const __mmask64 valid = left >= 64 ? ~0ULL : (1ULL << left) - 1;
+        __m512i sa[4], sb[4], sc[4];
+        for (int j = 0; j < 4; j++) sa[j] = sb[j] = sc[j] = _mm512_setzero_si512();
+        for (int q = 0; q < groups; q++) {
+            const __m512i r0 = _mm512_maskz_loadu_epi8(valid, quad[4 * q] + i), r1 = _mm512_maskz_loadu_epi8(valid, quad[4 * q + 1] + i);
+            const __m512i r2 = _mm512_maskz_loadu_epi8(valid, quad[4 * q + 2] + i), r3 = _mm512_maskz_loadu_epi8(valid, quad[4 * q + 3] + i);
+            const __m512i lo01 = _mm512_unpacklo_epi8(r0, r1), hi01 = _mm512_unpackhi_epi8(r0, r1);
+            const __m512i lo23 = _mm512_unpacklo_epi8(r2, r3), hi23 = _mm512_unpackhi_epi8(r2, r3);
+            const __m512i slot[4] = {_mm512_unpacklo_epi16(lo01, lo23), _mm512_unpackhi_epi16(lo01, lo23),
+                                     _mm512_unpacklo_epi16(hi01, hi23), _mm512_unpackhi_epi16(hi01, hi23)};
+            for (int j = 0; j < 4; j++) {
+                sc[j] = _mm512_dpbusd_epi32(sc[j], slot[j], parts[q][0]);
+                sb[j] = _mm512_dpbusd_epi32(sb[j], slot[j], parts[q][1]);
+                sa[j] = _mm512_dpbusd_epi32(sa[j], slot[j], parts[q][2]);
+            }
+        }
+        __m512i sum[4];
+        for (int j = 0; j < 4; j++)
+            sum[j] = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(sa[j], 14), _mm512_slli_epi32(sb[j], 7)),
+                                                        _mm512_add_epi32(sc[j], half)), bits);
+        /* The packs undo the unpacks' order within each lane, saturating to 0-255. */
+        const __m512i out = _mm512_packus_epi16(_mm512_packs_epi32(sum[0], sum[1]), _mm512_packs_epi32(sum[2], sum[3]));
+        _mm512_mask_storeu_epi8(dst + i, valid, out);
+    }
+}
+
 /* A load of the CPU feature bits libgcc filled in at startup. */
 static inline int has_avx2(void) {
     return __builtin_cpu_supports("avx2");
+}
+
+static inline int has_avx512_bytes(void) {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")
+        && __builtin_cpu_supports("avx512vnni");
 }
 
 static inline int has_avx512_madd(void) {
@@ -347,16 +476,20 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
 
 /* The packed table starts with a header of 16 int32s (64 bytes, so the vectors after it
  * keep their alignment relative to the start): [0] is the layout, 1 for pairs of pixels
- * (row_madd_avx2) and 2 for groups of four (row_quads_avx512); [1] the channels it was
- * made for (the groups' windows depend on them); [2] the groups' window, 64 or 128 bytes. */
-enum { PACK_HEADER = 16, PACK_PAIRS = 1, PACK_QUADS = 2 };
+ * (row_madd_avx2), 2 for groups of four (row_quads_avx512) and 3 for groups of four in
+ * bytes (row_quad_bytes_avx512); [1] the channels it was made for (the groups' windows
+ * depend on them); [2] the groups' window, 64 or 128 bytes. */
+enum { PACK_HEADER = 16, PACK_PAIRS = 1, PACK_QUADS = 2, PACK_QUAD_BYTES = 3 };
 
 size_t resample_packed_count(int taps, int out_size) {
     const size_t pairs = (size_t)((taps + 1) / 2);
     /* Pairs of pixels: 16 int32s per step. Groups of four: a permute of 16, then 8 per
      * step; a partial last group is padded to four. */
     const size_t two = (size_t)((out_size + 1) / 2) * pairs * 16, four = (size_t)((out_size + 3) / 4) * (16 + pairs * 8);
-    return PACK_HEADER + (two > four ? two : four);
+    /* Groups of four in bytes: a permute, then three parts of 4 int32s per four taps. */
+    const size_t bytes = (size_t)((out_size + 3) / 4) * (16 + (size_t)((taps + 3) / 4) * 12);
+    const size_t most = two > four ? two : four;
+    return PACK_HEADER + (most > bytes ? most : bytes);
 }
 
 /* A group of four's byte permute: in lane c, 32-bit slot j, the low bytes of the two
@@ -373,15 +506,36 @@ static void quad_index(const int32_t *first, int ch, int x, int n, int32_t *out)
     memcpy(out, bytes, 64);
 }
 
+/* The same for groups of four in bytes: slot j's four bytes take channel c of taps t .. t + 3. */
+static void quad_byte_index(const int32_t *first, int ch, int x, int n, int32_t *out) {
+    uint8_t bytes[64] = {0};
+    for (int c = 0; c < ch; c++)
+        for (int j = 0; j < 4; j++) {
+            const int d = j < n ? (first[x + j] - first[x]) * ch : 0;
+            for (int t = 0; t < 4; t++) bytes[16 * c + 4 * j + t] = (uint8_t)(d + t * ch + c);
+        }
+    memcpy(out, bytes, 64);
+}
+
 #ifdef HAVE_X86
-/* Whether every group of four output pixels reads its two-tap step from one window of
- * `window` bytes: the last pixel's two source pixels must end within it. */
-static int quads_fit(const int32_t *first, int ch, int out_size, int window) {
+/* Whether every group of four output pixels reads each step of `per_step` taps from one
+ * window of `window` bytes: the last pixel's source pixels must end within it. */
+static int quads_fit(const int32_t *first, int ch, int out_size, int per_step, int window) {
     for (int x = 0; x < out_size; x += 4) {
         const int last = out_size - x < 4 ? out_size - 1 : x + 3;
         for (int j = x; j <= last; j++)
-            if (first[j] < first[x] || (int64_t)(first[j] - first[x]) * ch + 2 * ch > window) return 0;
+            if (first[j] < first[x] || (int64_t)(first[j] - first[x]) * ch + per_step * ch > window) return 0;
     }
+    return 1;
+}
+
+/* Whether every weight splits into three 7-bit parts with a signed byte on top. */
+static int weights_fit_bytes(const int32_t *count, const int32_t *coeffs, int taps, int out_size) {
+    for (int x = 0; x < out_size; x++)
+        for (int t = 0; t < count[x]; t++) {
+            const int32_t w = coeffs[(size_t)x * taps + t];
+            if (w < -(1 << 21) || w >= (1 << 21)) return 0;
+        }
     return 1;
 }
 #endif
@@ -403,21 +557,50 @@ static int split_pair(const int32_t *count, const int32_t *coeffs, int taps, int
     return 1;
 }
 
+/* Group g's table: its permute, then per step k of four taps the three parts (c, b, a)
+ * of the four pixels' weights, 16 bytes each: pixel j's four taps in slot j. */
+static void pack_quad_bytes(const int32_t *first, const int32_t *count, const int32_t *coeffs, int taps, int out_size,
+                            int channels, int32_t *table) {
+    const int steps = (taps + 3) / 4;
+    for (int x = 0; x < out_size; x++) {
+        uint8_t *g = (uint8_t *)(table + (size_t)(x / 4) * (16 + (size_t)steps * 12));
+        if (x % 4 == 0) quad_byte_index(first, channels, x, out_size - x < 4 ? out_size - x : 4, (int32_t *)g);
+        for (int t = 0; t < count[x]; t++) {
+            const int32_t w = coeffs[(size_t)x * taps + t];
+            /* Floor division by 2^14: the top part carries the sign, the others are 0-127. */
+            const int32_t a = w >= 0 ? w >> 14 : -((-w + 16383) >> 14), rest = w - a * 16384;
+            uint8_t *part = g + 64 + (size_t)(t / 4) * 48 + (size_t)(x % 4) * 4 + t % 4;
+            part[0] = (uint8_t)(rest & 127);
+            part[16] = (uint8_t)(rest >> 7);
+            part[32] = (uint8_t)(int8_t)a;
+        }
+    }
+}
+
 int resample_pack_row_weights(const int32_t *first, const int32_t *count, const int32_t *coeffs, int taps, int out_size,
                               int channels, int32_t *packed) {
     const int pairs = (taps + 1) / 2;
-    int quads = 0, window = 0;
+    int quads = 0, window = 0, in_bytes = 0;
 #ifdef HAVE_X86
-    if (has_avx512_madd() && (channels == 3 || channels == 4))
-        window = quads_fit(first, channels, out_size, 64) ? 64 : quads_fit(first, channels, out_size, 128) ? 128 : 0;
+    if (has_avx512_madd() && (channels == 3 || channels == 4)) {
+        if (weights_fit_bytes(count, coeffs, taps, out_size))
+            window = quads_fit(first, channels, out_size, 4, 64) ? 64 : quads_fit(first, channels, out_size, 4, 128) ? 128 : 0;
+        in_bytes = window != 0;
+        if (!in_bytes)
+            window = quads_fit(first, channels, out_size, 2, 64) ? 64 : quads_fit(first, channels, out_size, 2, 128) ? 128 : 0;
+    }
     quads = window != 0;
 #endif
     /* Past out_size (a partial last group) the weights stay zero. */
     memset(packed, 0, resample_packed_count(taps, out_size) * sizeof(int32_t));
-    packed[0] = quads ? PACK_QUADS : PACK_PAIRS;
+    packed[0] = in_bytes ? PACK_QUAD_BYTES : quads ? PACK_QUADS : PACK_PAIRS;
     packed[1] = channels;
     packed[2] = window;
     int32_t *table = packed + PACK_HEADER;
+    if (in_bytes) {
+        pack_quad_bytes(first, count, coeffs, taps, out_size, channels, table);
+        return 0;
+    }
     for (int x = 0; x < out_size; x++) {
         int32_t *g = quads ? table + (size_t)(x / 4) * (16 + (size_t)pairs * 8) : NULL;
         if (quads && x % 4 == 0) quad_index(first, channels, x, out_size - x < 4 ? out_size - x : 4, g);
@@ -447,6 +630,10 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
                          const int32_t *first, const int32_t *count, const int32_t *coeffs,
                          const int32_t *packed, int taps, int out_size, int bits) {
 #ifdef HAVE_X86
+    if (packed && packed[0] == PACK_QUAD_BYTES && packed[1] == channels) {
+        row_quad_bytes_avx512(src, src_bytes, dst, channels, first, packed + PACK_HEADER, taps, out_size, bits, packed[2] == 128);
+        return;
+    }
     if (packed && packed[0] == PACK_QUADS && packed[1] == channels) {
         row_quads_avx512(src, src_bytes, dst, channels, first, packed + PACK_HEADER, taps, out_size, bits, packed[2] == 128);
         return;
@@ -469,6 +656,10 @@ void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
 void resample_column(const uint8_t *const *rows, size_t row_bytes, int count,
                      const int32_t *weights, uint8_t *dst, int bits) {
 #ifdef HAVE_X86
+    if (count <= 64 && has_avx512_bytes() && weights_fit_bytes(&count, weights, count, 1)) {
+        column_bytes_avx512(rows, row_bytes, count, weights, dst, bits);
+        return;
+    }
     if (has_avx2()) {
         column_avx2(rows, row_bytes, count, weights, dst, bits);
         return;

@@ -232,8 +232,10 @@ final class ResampleKernelTests: XCTestCase {
                 }
             }
         }
-        for rowBytes in [1, 15, 16, 17, 48, 100, 771] {
-            for rows in [1, 2, 5, 13] {
+        // One and two rows weigh a half or more each (the 32-bit kernel); more rows go four
+        // at a time in bytes up to 64 of them (past that, the 32-bit kernel again).
+        for rowBytes in [1, 15, 16, 17, 48, 64, 100, 771] {
+            for rows in [1, 2, 3, 5, 13, 37, 64, 65, 100] {
                 let src = (0..<(rowBytes * rows)).map { _ in next() }
                 let w = ResampleWeights(inSize: rows, start: 0, length: Double(rows), outSize: 1)
                 var simd = [UInt8](repeating: 0, count: rowBytes)
