@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // The sanitized test builds (scripts/build-asan) compile the Swift that does the pixel
@@ -13,6 +14,21 @@ let optimisedArithmetic: [SwiftSetting] = Context.environment["IMGSCALE_OPTIMISE
 // against the shared Swift runtime, as XCTest is. scripts/install then relinks imgscale
 // statically in the same folder, without compiling anything again.
 let releaseTests = Context.environment["IMGSCALE_RELEASE_TESTS"] == "1"
+
+// The C++ library the Swift runtime calls (25 functions: strings, hash tables, new and
+// delete) linked statically too, where gcc's libstdc++.a is installed: loading and
+// starting the shared libstdc++ was 0.8 ms of every run, a quarter of `imgscale --version`
+// and more than the whole gap to `djpeg` on a thumbnail. scripts/static-libstdc++ holds
+// a linker script that the -lstdc++ of -static-stdlib finds first.
+let staticCXX: [String] = {
+    let gcc = "/usr/lib/gcc"
+    let found = ((try? FileManager.default.contentsOfDirectory(atPath: gcc)) ?? []).contains { target in
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(gcc)/\(target)")) ?? []).contains {
+            FileManager.default.fileExists(atPath: "\(gcc)/\(target)/\($0)/libstdc++.a")
+        }
+    }
+    return found ? ["-L", Context.packageDirectory + "/scripts/static-libstdc++"] : []
+}()
 let testCode: [SwiftSetting] = releaseTests ? [.unsafeFlags(["-Onone"])] : []
 
 let package = Package(
@@ -60,7 +76,7 @@ let package = Package(
         // Golden-image assertions for XCTest and Swift Testing suites.
         .target(name: "ImageScalerTesting", dependencies: ["ImageScaler", "ImageCompare"]),
         .executableTarget(name: "imgscale", dependencies: ["ImageScaler", "ImageCompare", "CHashShim", "CArgumentsShim"],
-                          linkerSettings: releaseTests ? [] : [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+                          linkerSettings: releaseTests ? [] : [.unsafeFlags(["-static-stdlib"] + staticCXX, .when(configuration: .release))]),
         // The library example, built with the package so it costs no second compile of
         // ImageScaler; another package name keeps `package` declarations out of its reach,
         // so it sees the public API alone, as Examples/*/Package.swift's users do.
