@@ -334,15 +334,12 @@ static void column_avx2(const uint8_t *const *rows, size_t row_bytes, int count,
     column_scalar(rows, i, row_bytes, count, weights, dst, bits);
 }
 
-/* Colour times alpha in 16-bit words, Pillow's exact rounding: round(v * a / 255) =
- * (t + (t >> 8)) >> 8 with t = v * a + 128, which stays below 2^16. Alpha's own word is
- * multiplied by 255, which the formula returns unchanged. */
-#define PREMULTIPLY_WORDS(mullo, add, srli, v, a, half) \
-    ({ __typeof__(v) t_ = add(mullo(v, a), half); srli(add(t_, srli(t_, 8)), 8); })
-
-/* Copies `pixels` pixels of `ch` (2 or 4) channels, alpha last, premultiplying the colour:
- * every byte the same as premultiply_scalar's. `alpha` picks each byte's pixel's alpha
- * within a 128-bit lane; `keep` marks the alpha bytes themselves, multiplied by 255. */
+/* Copies `pixels` pixels of `ch` (2 or 4) channels, alpha last, premultiplying the colour,
+ * eight or sixteen at a time: every byte the same as premultiply_scalar's. Each 16-bit
+ * word is round(v * a / 255) = (t + (t >> 8)) >> 8 with t = v * a + 128, below 2^16.
+ * `alpha` picks each byte's pixel's alpha within a 128-bit lane, and alpha's own byte
+ * is multiplied by 255, which the formula returns unchanged. (An AVX-512 copy was 11%
+ * faster on a 16 Mpx RGBA image, 1 ms of its 33: not worth a second copy.) */
 __attribute__((target("avx2")))
 static size_t premultiply_avx2(const uint8_t *src, uint8_t *dst, size_t pixels, int ch) {
     const __m256i alpha = ch == 4 ? _mm256_setr_epi8(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15,
@@ -356,31 +353,10 @@ static size_t premultiply_avx2(const uint8_t *src, uint8_t *dst, size_t pixels, 
     for (; i + step <= pixels; i += step) {
         const __m256i v = _mm256_loadu_si256((const __m256i *)(src + i * ch));
         const __m256i a = _mm256_or_si256(_mm256_shuffle_epi8(v, alpha), own);
-        const __m256i lo = PREMULTIPLY_WORDS(_mm256_mullo_epi16, _mm256_add_epi16, _mm256_srli_epi16,
-                                             _mm256_unpacklo_epi8(v, zero), _mm256_unpacklo_epi8(a, zero), half);
-        const __m256i hi = PREMULTIPLY_WORDS(_mm256_mullo_epi16, _mm256_add_epi16, _mm256_srli_epi16,
-                                             _mm256_unpackhi_epi8(v, zero), _mm256_unpackhi_epi8(a, zero), half);
-        _mm256_storeu_si256((__m256i *)(dst + i * ch), _mm256_packus_epi16(lo, hi));
-    }
-    return i;
-}
-
-__attribute__((target("avx512f,avx512bw")))
-static size_t premultiply_avx512(const uint8_t *src, uint8_t *dst, size_t pixels, int ch) {
-    const __m512i alpha = _mm512_broadcast_i32x4(ch == 4 ? _mm_setr_epi8(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15)
-                                                         : _mm_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15));
-    const __m512i own = ch == 4 ? _mm512_set1_epi32((int)0xFF000000) : _mm512_set1_epi16((short)0xFF00);
-    const __m512i zero = _mm512_setzero_si512(), half = _mm512_set1_epi16(128);
-    const size_t step = 64 / (size_t)ch;
-    size_t i = 0;
-    for (; i + step <= pixels; i += step) {
-        const __m512i v = _mm512_loadu_si512((const void *)(src + i * ch));
-        const __m512i a = _mm512_or_si512(_mm512_shuffle_epi8(v, alpha), own);
-        const __m512i lo = PREMULTIPLY_WORDS(_mm512_mullo_epi16, _mm512_add_epi16, _mm512_srli_epi16,
-                                             _mm512_unpacklo_epi8(v, zero), _mm512_unpacklo_epi8(a, zero), half);
-        const __m512i hi = PREMULTIPLY_WORDS(_mm512_mullo_epi16, _mm512_add_epi16, _mm512_srli_epi16,
-                                             _mm512_unpackhi_epi8(v, zero), _mm512_unpackhi_epi8(a, zero), half);
-        _mm512_storeu_si512((void *)(dst + i * ch), _mm512_packus_epi16(lo, hi));
+        __m256i t[2] = {_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(v, zero), _mm256_unpacklo_epi8(a, zero)), half),
+                        _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(v, zero), _mm256_unpackhi_epi8(a, zero)), half)};
+        for (int h = 0; h < 2; h++) t[h] = _mm256_srli_epi16(_mm256_add_epi16(t[h], _mm256_srli_epi16(t[h], 8)), 8);
+        _mm256_storeu_si256((__m256i *)(dst + i * ch), _mm256_packus_epi16(t[0], t[1]));
     }
     return i;
 }
@@ -676,10 +652,7 @@ void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int 
 void resample_premultiply(const uint8_t *src, uint8_t *dst, size_t pixels, int channels) {
     size_t done = 0;
 #ifdef HAVE_X86
-    if (channels == 2 || channels == 4) {
-        if (__builtin_cpu_supports("avx512bw")) done = premultiply_avx512(src, dst, pixels, channels);
-        else if (has_avx2()) done = premultiply_avx2(src, dst, pixels, channels);
-    }
+    if ((channels == 2 || channels == 4) && has_avx2()) done = premultiply_avx2(src, dst, pixels, channels);
 #endif
     premultiply_scalar(src, dst, done, pixels, channels);
 }
