@@ -45,13 +45,26 @@ final class BatchRunner: Sendable {
     func run() -> Int32 {
         // Largest inputs first (by file size): with few workers, a big file picked up
         // last would leave the other cores idle at the end of the batch.
-        let order = workers > 1 ? jobs.indices.sorted { BatchRunner.fileSize(jobs[$0].input) > BatchRunner.fileSize(jobs[$1].input) } : Array(jobs.indices)
+        // Each size read once: in the comparison it was a stat per step of the sort, 20,000
+        // for 1,000 inputs, a quarter of an --if-changed rerun that skips them all.
+        let sizes = jobs.map { BatchRunner.fileSize($0.input) }
+        // --if-changed's inputs whose every output its stamps show current are reported
+        // here: a rerun with nothing to make forks no worker and reads no file.
+        var pending = Array(jobs.indices)
+        if manifest != nil && !(isolated && jobs.count == 1) {
+            pending = pending.filter { i in
+                guard let outcome = skippedByStamps(jobs[i]) else { return true }
+                reporter.record(outcome, position: i)
+                return false
+            }
+        }
+        let order = workers > 1 ? pending.sorted { sizes[$0] > sizes[$1] } : pending
         let forkable = isolated && WorkerPool.available
         let budget = settings.decode.maxMemory
         var limits = WorkerPool.Limits(budget: budget, images: 1, cpuSeconds: cpuSeconds)
         limits.outputsOfJob = { [jobs, order] n in jobs[order[n]].outputs.filter { $0.failure == nil }.count }
         limits.wall = wall
-        limits.inputBytesOfJob = { [jobs, order] n in BatchRunner.fileSize(jobs[order[n]].input) }
+        limits.inputBytesOfJob = { [sizes, order] n in sizes[order[n]] }
         if reporter.verbose {
             let place = !isolated ? "threads of this process"
                 : jobs.count == 1 ? "this process, isolated as a worker would be (a decoder crash fails only it)"
@@ -71,7 +84,7 @@ final class BatchRunner: Sendable {
         }
         if forkable {
             let pool = WorkerPool(limits: limits)
-            let finished = pool.runAll(count: jobs.count, width: workers, run: { i in runIsolated(jobs[order[i]]) },
+            let finished = pool.runAll(count: order.count, width: workers, run: { i in runIsolated(jobs[order[i]]) },
                                        record: { i, outcome in reporter.record(outcome, position: order[i]) },
                                        crashed: { i, why in failed(jobs[order[i]], why) })
             guard finished else {
@@ -84,7 +97,7 @@ final class BatchRunner: Sendable {
             }
             return reporter.finish()
         }
-        InProcessPool.run(count: jobs.count, width: workers) { index in
+        InProcessPool.run(count: order.count, width: workers) { index in
             reporter.record(runOne(jobs[order[index]]), position: order[index])
         }
         return reporter.finish()
@@ -118,8 +131,7 @@ final class BatchRunner: Sendable {
         }
         for (i, output) in job.outputs.enumerated() where output.failure == nil {
             if let key = keys[i], let current = current(output.path, key: key) {
-                outcomes[i] = .init(output: output.path, status: .skipped, size: current.0, file: current.1, key: key,
-                                    stamps: BuildManifest.Stamps(input: inputStamp!, inputSHA: inputSHA!, output: current.2))
+                outcomes[i] = skipped(output.path, key: key, current: current, input: inputStamp!, inputSHA: inputSHA!)
             } else if ifNewer, let (size, file) = upToDate(input: job.input, output: output.path) {
                 outcomes[i] = .init(output: output.path, status: .skipped, size: size, file: file)
             } else {
@@ -163,6 +175,27 @@ final class BatchRunner: Sendable {
             for i in wanted { outcomes[i].error = reason }
             return .init(input: job.input, error: reason, outputs: outcomes, milliseconds: ms())
         }
+    }
+
+    /// An input whose outputs `--if-changed` skips on the stamps alone: the input stamped as
+    /// the manifest recorded it, and each output the file it wrote. Nil where anything
+    /// would need a read (`runOne` then hashes what it must) or an output failed naming.
+    private func skippedByStamps(_ job: Job) -> BatchReporter.InputOutcome? {
+        guard let manifest, !job.outputs.isEmpty, let inputStamp = BuildManifest.stamp(job.input) else { return nil }
+        var outcomes: [BatchReporter.Outcome] = []
+        for output in job.outputs {
+            guard output.failure == nil, let entry = manifest.entry(for: output.path), entry.stamps.input == inputStamp else { return nil }
+            let key = BuildManifest.key(input: entry.stamps.inputSHA, signature: signature + "\n" + BuildManifest.signature(output))
+            guard let current = current(output.path, key: key), current.2 == entry.stamps.output else { return nil }
+            outcomes.append(skipped(output.path, key: key, current: current, input: inputStamp, inputSHA: entry.stamps.inputSHA))
+        }
+        return .init(input: job.input, outputs: outcomes, milliseconds: 0)
+    }
+
+    private func skipped(_ output: String, key: String, current: (Size, BatchReporter.WrittenFile, String), input: String,
+                         inputSHA: String) -> BatchReporter.Outcome {
+        .init(output: output, status: .skipped, size: current.0, file: current.1, key: key,
+              stamps: BuildManifest.Stamps(input: input, inputSHA: inputSHA, output: current.2))
     }
 
     /// `runOne` where a crash is survived.

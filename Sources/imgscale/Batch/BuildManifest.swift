@@ -105,10 +105,19 @@ struct BuildManifest: Sendable {
     private static func unhex(_ text: Substring) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x41...0x46: return c - 0x37
+            case 0x61...0x66: return c - 0x57
+            default: return nil
+            }
+        }
         var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
         for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let v = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
-            out.append(v)
+            guard let high = nibble(digits[i]), let low = nibble(digits[i + 1]) else { return nil }
+            out.append(high << 4 | low)
         }
         return out
     }
