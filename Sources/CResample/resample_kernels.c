@@ -632,6 +632,7 @@ void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
 void resample_column(const uint8_t *const *rows, size_t row_bytes, int count,
                      const int32_t *weights, uint8_t *dst, int bits) {
 #ifdef HAVE_X86
+    /* One output row's weights are a table of one row of `count` taps. */
     if (count <= 64 && has_avx512_bytes() && weights_fit_bytes(&count, weights, count, 1)) {
         column_bytes_avx512(rows, row_bytes, count, weights, dst, bits);
         return;
