@@ -188,6 +188,19 @@ __m512i quad_step(const uint8_t *src, size_t src_bytes, size_t from, __m512i ind
     return _mm512_maskz_permutex2var_epi8(keep, a, index, b);
 }
 
+/* A group of four's output: each lane's four sums (channel c of pixels x .. x + 3, without
+ * the half unit) rounded, clamped to 0-255 and stored as the group's `n` pixels. */
+static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+void store_quad(uint8_t *dst, int x, int n, int ch, __m512i sums, int bits) {
+    /* Channel-major bytes (c * 4 + j) back to pixels (j * ch + c). */
+    const __m128i interleave = ch == 3 ? _mm_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1)
+                                       : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m512i sum = _mm512_srai_epi32(_mm512_add_epi32(sums, _mm512_set1_epi32(1 << (bits - 1))), bits);
+    /* Negative sums to 0, then unsigned saturation: exactly the clamp to 0-255. */
+    const __m128i bytes = _mm_shuffle_epi8(_mm512_cvtusepi32_epi8(_mm512_max_epi32(sum, _mm512_setzero_si512())), interleave);
+    _mm_mask_storeu_epi8(dst + (size_t)x * ch, (__mmask16)((1u << (ch * n)) - 1), bytes);
+}
+
 static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
 void row_quads(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
                const int32_t *packed, int taps, int out_size, int bits, int wide) {
@@ -195,10 +208,6 @@ void row_quads(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const
     /* The permute fills the low byte of each 16-bit word (see quad_index); the high
      * bytes, and RGB's fourth lane, are zeroed by the mask. */
     const __mmask64 keep = ch == 3 ? 0x0000555555555555ULL : 0x5555555555555555ULL;
-    const __m512i half = _mm512_set1_epi32(1 << (bits - 1));
-    /* Channel-major bytes (c * 4 + j) back to pixels (j * ch + c). */
-    const __m128i interleave = ch == 3 ? _mm_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1)
-                                       : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     const size_t step = 2 * (size_t)ch;
     const size_t group = 16 + (size_t)pairs * 8;
     const size_t reach = step * (size_t)(pairs - 1) + (wide ? 128 : 64);
@@ -233,10 +242,7 @@ void row_quads(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const
 #undef QUAD_STEPS
         /* Sums wrap the same in any order, and the true total fits 32 bits. */
         const __m512i lo = _mm512_add_epi32(lo0, lo1), hi = _mm512_add_epi32(hi0, hi1);
-        __m512i sum = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(lo, _mm512_slli_epi32(hi, 15)), half), bits);
-        /* Negative sums to 0, then unsigned saturation: exactly the clamp to 0-255. */
-        __m128i bytes = _mm_shuffle_epi8(_mm512_cvtusepi32_epi8(_mm512_max_epi32(sum, _mm512_setzero_si512())), interleave);
-        _mm_mask_storeu_epi8(dst + (size_t)x * ch, (__mmask16)((1u << (ch * n)) - 1), bytes);
+        store_quad(dst, x, n, ch, _mm512_add_epi32(lo, _mm512_slli_epi32(hi, 15)), bits);
     }
 }
 
@@ -260,9 +266,6 @@ void row_quad_bytes(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, 
                     const int32_t *packed, int taps, int out_size, int bits, int wide) {
     const int steps = (taps + 3) / 4;
     const __mmask64 keep = ch == 3 ? 0x0000FFFFFFFFFFFFULL : ~0ULL;
-    const __m512i half = _mm512_set1_epi32(1 << (bits - 1));
-    const __m128i interleave = ch == 3 ? _mm_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1)
-                                       : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     const size_t step = 4 * (size_t)ch;
     const size_t group = 16 + (size_t)steps * 12;
     const size_t reach = step * (size_t)(steps - 1) + (wide ? 128 : 64);
@@ -298,9 +301,7 @@ void row_quad_bytes(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, 
         }
 #undef BYTE_STEPS
         const __m512i a = _mm512_slli_epi32(_mm512_add_epi32(a0, a1), 14), b = _mm512_slli_epi32(_mm512_add_epi32(b0, b1), 7);
-        __m512i sum = _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(a, b), _mm512_add_epi32(_mm512_add_epi32(c0, c1), half)), bits);
-        __m128i bytes = _mm_shuffle_epi8(_mm512_cvtusepi32_epi8(_mm512_max_epi32(sum, _mm512_setzero_si512())), interleave);
-        _mm_mask_storeu_epi8(dst + (size_t)x * ch, (__mmask16)((1u << (ch * n)) - 1), bytes);
+        store_quad(dst, x, n, ch, _mm512_add_epi32(_mm512_add_epi32(a, b), _mm512_add_epi32(c0, c1)), bits);
     }
 }
 
