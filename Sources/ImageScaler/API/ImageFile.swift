@@ -54,6 +54,24 @@ public enum ImageFile {
         }
     }
 
+    /// The first `count` bytes of a regular file and its length, for what a header
+    /// predicts; nil for anything else, which is never opened in a way that could block
+    /// (a FIFO) or consume it (stdin).
+    package static func readHead(_ path: String, count: Int) -> (bytes: [UInt8], size: Int)? {
+        guard path != "-" else { return nil }
+        let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let want = min(count, Int(st.st_size))
+        var bytes = [UInt8](repeating: 0, count: want)
+        let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, 0) }
+        guard got >= 0 else { return nil }
+        bytes.removeSubrange(got...)
+        return (bytes, Int(st.st_size))
+    }
+
     private static func withOpenFile<T>(_ path: String, regularOnly: Bool = false, _ body: (Int32, Int?) throws -> T) throws -> T {
         if regularOnly && path == "-" { throw FileError.read("is standard input, not a regular file") }
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.

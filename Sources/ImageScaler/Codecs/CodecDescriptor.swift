@@ -39,6 +39,15 @@ struct CodecDescriptor: Sendable {
     /// Whether its decoder gives an animation's frames (`RowDecoder.frames`), which
     /// `--animated` keeps: `--help` lists these.
     var readsAnimations = false
+    /// Nanoseconds of one core its decoder takes per compressed byte (entropy decoding,
+    /// inflating) and per pixel made at the scale decoded, on the machine `scripts/bench
+    /// --job balance` measured: only to deal inputs to shards by cost (`--balance cost`).
+    var decodeWork = DecodeWork(perByte: 4, perPixel: 8)
+
+    struct DecodeWork: Sendable {
+        let perByte: Int
+        let perPixel: Int
+    }
 
     /// The encoding side of a format.
     struct Writer: Sendable {

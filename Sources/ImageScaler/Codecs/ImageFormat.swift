@@ -121,7 +121,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     package var holdsAlpha: Bool { codec.writer?.holdsAlpha ?? false }
 
     /// Encoding time per pixel, relative to JPEG's (`CodecDescriptor.Writer.encodeWork`).
-    var encodeWork: Int { codec.writer?.encodeWork ?? 1 }
+    package var encodeWork: Int { codec.writer?.encodeWork ?? 1 }
+
+    /// Its decoder's nanoseconds per compressed byte and per decoded pixel (`CodecDescriptor.decodeWork`).
+    package var decodeWork: (perByte: Int, perPixel: Int) { (codec.decodeWork.perByte, codec.decodeWork.perPixel) }
 
     /// Whether the format holds 16-bit samples (`RenderOptions.Depth`).
     public var holdsSixteenBits: Bool { codec.writer?.wide != nil }

@@ -17,6 +17,10 @@ struct BatchPlanner {
     /// The sizes `operations` produce from an input (its header read and planned), for
     /// `{width}` and `{height}`; asked only when the template uses them.
     var produced: ((String, [ImageOperation], ImageFormat?) -> Result<[Size], Error>)? = nil
+    /// `--shard`, read from the command line and the engine's variables.
+    var shardSpec: ShardSpec? = nil
+    /// What each job will cost (`InputCost`), for `--balance cost`.
+    var cost: ((Job) -> Int)? = nil
 
     func jobs() throws -> [Job] {
         var inputs = args.positionals
@@ -283,15 +287,26 @@ struct BatchPlanner {
         }
     }
 
-    /// `--shard K/N`: input i (0-based) belongs to shard i mod N + 1, so the shards are
-    /// disjoint, cover everything, and stay stable when the list is.
+    /// `--shard`: by count, input i (0-based, in the list as given) belongs to shard
+    /// i mod N, so the shards are disjoint, cover everything, and stay stable when the
+    /// list is; by cost, `ShardBalance` deals them, and the shard's inputs run in path order.
     private func shard(_ jobs: [Job]) throws -> [Job] {
-        guard let spec = args.value("shard") else { return jobs }
-        let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = ValueParser.positive(parts[0]), let n = ValueParser.positive(parts[1]), k <= n else {
-            throw UsageError(message: "--shard must be K/N with 1 <= K <= N, like 2/8, not '\(spec)'")
+        guard let spec = shardSpec else { return jobs }
+        guard spec.balance == .cost else {
+            return jobs.enumerated().filter { $0.offset % spec.count == spec.index }.map(\.element)
         }
-        return jobs.enumerated().filter { $0.offset % n == k - 1 }.map(\.element)
+        let costs = jobs.map { cost?($0) ?? 1 }
+        let dealt = ShardBalance(paths: jobs.map { FileName.bytes($0.input) }, costs: costs, count: spec.count)
+        if args.has("verbose") {
+            let total = dealt.loads.reduce(0, +), mean = Double(total) / Double(spec.count)
+            let mine = dealt.loads[spec.index], largest = dealt.loads.max() ?? 0
+            Console.err("imgscale: shard \(spec.text): \(dealt.shardOf.filter { $0 == spec.index }.count) of \(jobs.count) inputs, "
+                        + "predicted cost \(mine) (mean \(format(mean, digits: 0)), largest shard \(largest): \(format(Double(largest) / max(mean, 1), digits: 3))x the mean)")
+        }
+        let paths = jobs.map { FileName.bytes($0.input) }
+        return jobs.indices.filter { dealt.shardOf[$0] == spec.index }
+            .sorted { paths[$0].lexicographicallyPrecedes(paths[$1]) || (paths[$0] == paths[$1] && $0 < $1) }
+            .map { jobs[$0] }
     }
 
     private func readList(_ path: String, nul: Bool) throws -> [String] {

@@ -175,6 +175,11 @@ final class BatchReporter: Sendable {
         }
     }
 
+    /// What every report line of this run says of the run itself (its shard, the engine
+    /// and index that started it, its attempt), as JSON: set by the command once,
+    /// before any worker starts or is forked.
+    nonisolated(unsafe) static var runFields: [(key: String, json: String)] = []
+
     /// The report's JSON lines for one input, one per output.
     static func lines(_ outcome: InputOutcome) -> String {
         var text = ""
@@ -192,6 +197,7 @@ final class BatchReporter: Sendable {
             json.add("quality", output.file?.quality)
             if let ssim = output.file?.ssim { json.add("ssim", raw: ssim) }
             json.add("note", output.note)
+            for (key, value) in runFields { json.add(key, raw: value) }
             json.add("ms", outcome.milliseconds)
             text += json.text + "\n"
         }

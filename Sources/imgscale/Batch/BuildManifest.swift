@@ -15,9 +15,9 @@ import ImageScaler
 /// The file is text: a first line `imgscale-manifest 1`, then
 /// `KEY SHA256 WxH OUTPUTSTAMP INPUTSTAMP INPUTSHA NAMEHEX`, the name as hex bytes (any
 /// file name, one field). A file that does not parse is foreign or
-/// corrupt: ignored with one warning, its outputs remade, and replaced. A line lost to two
-/// runs racing on one directory only costs a remake: a skip needs a key and a digest that
-/// both match.
+/// corrupt: ignored with one warning, its outputs remade, and replaced. Runs sharing a
+/// directory (shards) add their lines under its lock; a skip needs a key and a digest
+/// that both match, so even a lost line would only cost a remake.
 struct BuildManifest: Sendable {
     struct Entry: Equatable, Sendable {
         let key: String
@@ -166,14 +166,29 @@ struct BuildManifest: Sendable {
 
     /// Each directory's manifest with `made` (output path -> entry) merged into what is
     /// on disk now, written atomically; warnings for those that could not be written.
+    /// Shards of one run share output directories and finish at any time: each holds
+    /// the directory's lock (`flock` on the directory itself, so no lock file is left
+    /// beside the outputs) while it reads the manifest again and adds its own lines, so
+    /// no shard's lines are lost to another's.
     static func write(_ made: [String: Entry], over loaded: BuildManifest) -> [String] {
         var byDirectory: [String: [String: Entry]] = [:]
         for (path, entry) in made where path != "-" {
             let (dir, name) = ImageFile.split(path)
-            byDirectory[dir, default: loaded.directories[dir] ?? [:]][name] = entry
+            byDirectory[dir, default: [:]][name] = entry
         }
         var warnings: [String] = []
-        for (dir, entries) in byDirectory {
+        for (dir, mine) in byDirectory {
+            let lock = FileName.withCString(dir.isEmpty ? "." : dir) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
+            defer { if lock >= 0 { close(lock) } }
+            var entries = loaded.directories[dir] ?? [:]
+            // What another run wrote since this one loaded: a manifest that does not parse
+            // now was warned about at the start, or is another run's half (never: writes
+            // are atomic), and is replaced.
+            if let bytes = try? ImageFile.read(dir + fileName, limit: 64 << 20, regularOnly: true), let now = parse(bytes) {
+                entries.merge(now) { _, disk in disk }
+            }
+            entries.merge(mine) { _, made in made }
             var text = header + "\n"
             for name in entries.keys.sorted() {
                 let e = entries[name]!

@@ -56,7 +56,9 @@ enum Commands {
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
         OptionSpec("if-newer", "skip inputs whose output exists and is not older"),
         OptionSpec("if-changed", "skip outputs made from these same input bytes and options by this imgscale (a .imgscale-manifest beside them; works after git clone)"),
-        OptionSpec("shard", value: "K/N", "process only the K-th of N slices of the inputs"),
+        OptionSpec("shard", value: "K/N|auto[/N]", "process only the K-th of N slices of the inputs; auto reads K (and N where given) from a Kubernetes Indexed Job, AWS Batch array, Cloud Run job or Slurm array"),
+        OptionSpec("balance", value: "count|cost", .choice(ShardSpec.Balance.allCases.map(\.rawValue)),
+                   "how --shard deals inputs: count (default: input i to shard i mod N) or cost (by what each header predicts, the same on every machine)"),
         OptionSpec("report", value: "PATH", "write a JSON line per input to PATH ('-' = stdout)"),
         OptionSpec("progress", value: "auto|always|never", .choice(["auto", "always", "never"]), "progress on stderr (default auto: only on a terminal)"),
         OptionSpec("quiet", short: "q", "no summary line"),
@@ -282,16 +284,21 @@ enum Commands {
             run: InfoCommand.run),
         CommandSpec(
             name: "merge-reports", summary: "Add up the --report files of a sharded run: outputs ok, skipped and failed, each failure, and inputs done twice.",
-            usage: "imgscale merge-reports [--json] REPORT...",
+            usage: "imgscale merge-reports [--json] [--merged PATH] REPORT...",
             examples: ["imgscale merge-reports reports/shard-*.jsonl",
+                       "imgscale merge-reports --merged all.jsonl reports/shard-*.jsonl",
                        "imgscale merge-reports --json host1.jsonl host2.jsonl > summary.json"],
             details: """
             Each line is read alone: a line a killed shard cut short is counted as damaged and
             named on stderr, and the rest still count. An input done by more than one shard
-            means the shards were given different lists.
+            means the shards were given different lists. A report a retried shard took up
+            again holds each attempt's lines: each output counts once, by its last attempt,
+            and the summary says how many a retry made. Reports are streamed: a million
+            lines merge in seconds and a few MiB.
             Exit status 1 when an output failed, an input was done twice or a line was damaged.
             """,
-            options: [OptionSpec("json", "print the summary as one JSON object")],
+            options: [OptionSpec("json", "print the summary as one JSON object"),
+                      OptionSpec("merged", value: "PATH", "also write one report line per output ('-' = stdout): the last attempt's, in input order, as one run over the whole list writes them")],
             run: MergeReportsCommand.run),
     ]
 
@@ -443,6 +450,9 @@ enum Commands {
         let workers = args.int("jobs") ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"
         let planning = settings
+        let balance = args.choice("balance", as: ShardSpec.Balance.self)
+        if balance != nil && !args.has("shard") { throw UsageError(message: "--balance deals the inputs of --shard, which is not given") }
+        let shard = try args.value("shard").map { try ShardSpec.parse($0, balance: balance ?? .count, environment: ShardEngine.environment()) }
         let jobs = try BatchPlanner(args: args, operations: operations, limit: settings.decode.maxMemory,
                                     scales: scales.isEmpty ? nil : scales.flatMap { s in given.map { _ in s } },
                                     produced: { input, operations, format in
@@ -458,7 +468,7 @@ enum Commands {
                                             return try ImageOperation.plan(data, outputs: outputs, decode: planning.decode, encode: planning.encode,
                                                                            settings: planning.render).outputs.map(\.size)
                                         }
-                                    }).jobs()
+                                    }, shardSpec: shard, cost: { InputCost.predict($0, settings: planning) }).jobs()
         let outputs = jobs.flatMap(\.outputs)
         for operation in operations {
             try checkExactSize(operation, formats: Set(outputs.compactMap(\.format)), maxPixels: settings.decode.maxPixels)
@@ -497,15 +507,27 @@ enum Commands {
         }
         if let recorded = args.value(PlanReplay.marker) { try PlanReplay.check(recorded: recorded, jobs: jobs, settings: settings, args: args) }
         var reportFD: Int32? = nil
+        var attempt = 1
         if let report = args.value("report") {
             try BatchPlanner.checkSideOutput(report, option: "report", inputs: jobs.map(\.input), outputs: outputs.map(\.path))
             if report == "-" {
                 reportFD = 1
             } else {
-                let fd = FileName.withCString(report) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+                // Emptied (or taken up again, `ReportAttempt`) only once no other run holds it.
+                let fd = FileName.withCString(report) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
                 guard fd >= 0 else { throw UsageError(message: "--report \(FileName.display(report)): \(String(cString: strerror(errno)))") }
+                if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
+                    close(fd)
+                    throw UsageError(message: "--report \(FileName.display(report)) is being written by another imgscale (an earlier attempt of this shard still running?)")
+                }
+                attempt = ReportAttempt.prepare(fd, shard: shard)
                 reportFD = fd
             }
+        }
+        if let shard {
+            BatchReporter.runFields = [("shard", JSON.quote(shard.text))]
+                + (shard.engine.map { [("engine", JSON.quote($0))] } ?? []) + (shard.engineIndex.map { [("index", String($0))] } ?? [])
+                + (attempt > 1 ? [("attempt", String(attempt))] : [])
         }
         defer { if let fd = reportFD, fd != 1 { close(fd) } }
         let progress = progressMode == "always" || (progressMode == "auto" && Console.stderrIsTerminal)

@@ -36,5 +36,6 @@ extension CodecDescriptor {
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libheif decodes grid tiles on the decode's threads",
         // An image sequence, through libavif.
-        readsAnimations: true)
+        readsAnimations: true,
+        decodeWork: DecodeWork(perByte: 4, perPixel: 25))
 }

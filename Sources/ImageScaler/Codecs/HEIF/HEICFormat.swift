@@ -24,5 +24,6 @@ extension CodecDescriptor {
                        workingBytes: { _, s, _ in (12 << 20) + 16 * s.width * s.height },
                        threaded: true),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
-        libraryThreads: "libheif decodes grid tiles on the decode's threads")
+        libraryThreads: "libheif decodes grid tiles on the decode's threads",
+        decodeWork: DecodeWork(perByte: 4, perPixel: 20))
 }

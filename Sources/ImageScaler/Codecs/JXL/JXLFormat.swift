@@ -45,5 +45,6 @@ extension CodecDescriptor {
                        }),
         // Counted in the executor's budget: the decode's thread and, when lent, one more.
         libraryThreads: "libjxl decodes on a pool of two when the decode is lent a core",
-        readsAnimations: true)
+        readsAnimations: true,
+        decodeWork: DecodeWork(perByte: 4, perPixel: 15))
 }

@@ -22,5 +22,7 @@ extension CodecDescriptor {
             guard message.with({ csvg_load($0, $1) }) == 0 else { return [("librsvg", "not available")] }
             return [("librsvg", String(cString: csvg_version()))]
         },
-        writer: nil)
+        writer: nil,
+        // Drawing, per pixel drawn.
+        decodeWork: DecodeWork(perByte: 4, perPixel: 30))
 }

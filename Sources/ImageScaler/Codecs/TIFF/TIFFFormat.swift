@@ -23,5 +23,7 @@ extension CodecDescriptor {
             // "LIBTIFF, Version 4.5.0": the last word.
             return [("libtiff", first.split(separator: " ").last.map(String.init) ?? first)]
         },
-        writer: nil, pageName: "page")
+        writer: nil, pageName: "page",
+        // Between deflate (8 MP, 9.2 MB in 68 ms) and LZW (9 MP, 8.9 MB in 133 ms).
+        decodeWork: DecodeWork(perByte: 6, perPixel: 8))
 }
