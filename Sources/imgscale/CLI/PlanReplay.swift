@@ -15,7 +15,7 @@ enum PlanReplay {
 
     /// A job's own options, kept in its `command`; the batch's (which inputs, the report,
     /// the progress) belong to the run that made the plan, not to this one input.
-    static let batchOptions: Set<String> = ["files-from", "null", "shard", "if-newer", "if-changed", "report", "progress",
+    static let batchOptions: Set<String> = ["files-from", "null", "shard", "balance", "if-newer", "if-changed", "report", "progress",
                                             "quiet", "verbose", "jobs", "json", Commands.planMarker]
 
     /// The limits a replayed plan may lower but not raise or lift (0 lifts them).
