@@ -90,7 +90,7 @@ struct BuildManifest: Sendable {
             guard fields.count == 7, SHA256.isDigest(fields[0]), SHA256.isDigest(fields[1]), SHA256.isDigest(fields[5]),
                   case let sides = fields[2].split(separator: "x", omittingEmptySubsequences: false), sides.count == 2,
                   let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0, isStamp(fields[3]), isStamp(fields[4]),
-                  let name = unhex(fields[6]), !name.isEmpty, !name.contains(0x2F), !name.contains(0) else { return nil }
+                  let name = Hex.bytes(fields[6].utf8), !name.isEmpty, !name.contains(0x2F), !name.contains(0) else { return nil }
             entries[FileName.decode(name)] = Entry(key: String(fields[0]), sha256: String(fields[1]), size: Size(width: w, height: h),
                                                    stamps: Stamps(input: String(fields[4]), inputSHA: String(fields[5]), output: String(fields[3])))
         }
@@ -100,26 +100,6 @@ struct BuildManifest: Sendable {
     private static func isStamp(_ text: Substring) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 30 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
-    }
-
-    private static func unhex(_ text: Substring) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x37
-            case 0x61...0x66: return c - 0x57
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[i]), let low = nibble(digits[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
     }
 
     func entry(for path: String) -> Entry? {

@@ -131,15 +131,19 @@ enum MergeReportsCommand {
         var counts = (outputs: 0, ok: 0, skipped: 0, failed: 0, retried: 0)
         var failures: [(input: String, output: String, error: String, report: String)] = []
         var twice: [(input: String, output: String)] = []
-        var heap = SourceHeap()
+        // The sources by their next line's input, then report and stretch: the merge's order.
+        var heap = BinaryHeap<Source> { a, b in
+            let x = a.head!.0.input, y = b.head!.0.input
+            return x != y ? x.lexicographicallyPrecedes(y) : (a.report, a.stretch) < (b.report, b.stretch)
+        }
         for source in sources {
             source.advance()
             if source.head != nil { heap.push(source) }
         }
-        while let first = heap.peekInput {
+        while let first = heap.first?.head?.0.input {
             // Every line of this input, from every stretch, in report and stretch order.
             var group: [Entry] = []
-            while heap.peekInput == first {
+            while heap.first?.head?.0.input == first {
                 let source = heap.pop()
                 while let (line, text) = source.head, line.input == first {
                     group.append(Entry(report: source.report, stretch: source.stretch, line: line, text: text))
@@ -217,48 +221,5 @@ enum MergeReportsCommand {
     private static func text(_ json: String) -> String {
         if case .string(let s)? = try? JSONValue.parse(Array(json.utf8)) { return s }
         return "?"
-    }
-
-    /// The sources by their next line's input, then report and stretch: the merge's order.
-    private struct SourceHeap {
-        private var items: [Source] = []
-
-        var peekInput: [UInt8]? { items.first?.head?.0.input }
-
-        private static func less(_ a: Source, _ b: Source) -> Bool {
-            let x = a.head!.0.input, y = b.head!.0.input
-            if x != y { return x.lexicographicallyPrecedes(y) }
-            return (a.report, a.stretch) < (b.report, b.stretch)
-        }
-
-        mutating func push(_ s: Source) {
-            items.append(s)
-            var i = items.count - 1
-            while i > 0 {
-                let p = (i - 1) / 2
-                guard SourceHeap.less(items[i], items[p]) else { break }
-                items.swapAt(i, p)
-                i = p
-            }
-        }
-
-        mutating func pop() -> Source {
-            let top = items[0]
-            let last = items.removeLast()
-            if !items.isEmpty {
-                items[0] = last
-                var i = 0
-                while true {
-                    let l = 2 * i + 1, r = l + 1
-                    var m = i
-                    if l < items.count && SourceHeap.less(items[l], items[m]) { m = l }
-                    if r < items.count && SourceHeap.less(items[r], items[m]) { m = r }
-                    if m == i { break }
-                    items.swapAt(i, m)
-                    i = m
-                }
-            }
-            return top
-        }
     }
 }

@@ -69,8 +69,8 @@ struct ReportLine {
                         switch field {
                         case .input?: inputText = text; line.inputJSON = raw(start)
                         case .output?: outputText = text; line.outputJSON = raw(start)
-                        case .inputHex?: inputHex = text.flatMap(ReportLine.unhex)
-                        case .outputHex?: outputHex = text.flatMap(ReportLine.unhex)
+                        case .inputHex?: inputHex = text.flatMap(Hex.bytes)
+                        case .outputHex?: outputHex = text.flatMap(Hex.bytes)
                         default: status = text.map { String(decoding: $0, as: UTF8.self) }
                         }
                     case .attempt?:
@@ -243,31 +243,11 @@ struct ReportLine {
             guard at + 4 <= bytes.count else { throw damaged }
             var v: UInt32 = 0
             for _ in 0..<4 {
-                guard let d = ReportLine.nibble(bytes[at]) else { throw damaged }
+                guard let d = Hex.nibble(bytes[at]) else { throw damaged }
                 v = v << 4 | UInt32(d)
                 at += 1
             }
             return v
         }
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x37
-        case 0x61...0x66: return c - 0x57
-        default: return nil
-        }
-    }
-
-    private static func unhex(_ text: [UInt8]) -> [UInt8]? {
-        guard text.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count / 2)
-        for i in stride(from: 0, to: text.count, by: 2) {
-            guard let high = nibble(text[i]), let low = nibble(text[i + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
     }
 }

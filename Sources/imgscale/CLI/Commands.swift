@@ -514,7 +514,9 @@ enum Commands {
                 reportFD = 1
             } else {
                 // Emptied (or taken up again, `ReportAttempt`) only once no other run holds it.
-                let fd = FileName.withCString(report) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
+                var fd = FileName.withCString(report) { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
+                // A file this user may write but not read is still a report (emptied, as always).
+                if fd < 0 && errno == EACCES { fd = FileName.withCString(report) { open($0, O_WRONLY | O_TRUNC | O_CLOEXEC) } }
                 guard fd >= 0 else { throw UsageError(message: "--report \(FileName.display(report)): \(String(cString: strerror(errno)))") }
                 if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
                     close(fd)
