@@ -14,7 +14,7 @@ final class ScaleOutRecipeTests: XCTestCase {
         if r.stdout.contains("No module named 'yaml'") { throw missingReference("PyYAML is not installed (scripts/install-deps --test installs distributed, which brings it)") }
         XCTAssertEqual(r.status, 0, r.stdout)
         for engine in ["kubernetes", "aws-batch", "cloud-run", "slurm", "dask"] {
-            XCTAssertTrue(r.stdout.contains("check-recipes: ok: \(engine): 32 shards, 32 reports"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("check-recipes: ok: \(engine): 8 shards, 8 reports"), r.stdout)
         }
         XCTAssertTrue(r.stdout.hasSuffix("check-recipes: OK\n"), r.stdout)
     }

@@ -255,7 +255,7 @@ enum Commands {
                       OptionSpec("ignore", value: "X,Y,W,H", .rect, "leave this rect out of the comparison (repeatable)", repeatable: true),
                       OptionSpec("mask", value: "PATH", "an image the size of both: its black or transparent pixels are not compared"),
                       OptionSpec("min-psnr", value: "dB", .number, "match when PSNR >= DB, instead of the pixel count"),
-                      OptionSpec("metric", value: "ssim", .choice(["ssim"]), "also report SSIM (Wang et al., scikit-image's, on BT.601 luma) and where it fell below 0.95"),
+                      OptionSpec("metric", value: "ssim|phash", .choice(["ssim", "phash"]), "also report SSIM (Wang et al., scikit-image's, on BT.601 luma) and where it fell below 0.95, or the pHash distance (bits of imagehash's 64 that differ)"),
                       OptionSpec("min-ssim", value: "S", .number, "match when SSIM >= S (above 0, at most 1), instead of the pixel count; with --min-psnr both must hold"),
                       OptionSpec("max-pixels-differ", value: "N|P%", "differing pixels allowed (default 0)"),
                       OptionSpec("diff", value: "PATH", "write a PNG showing where they differ (a directory for directories)"),
@@ -274,10 +274,16 @@ enum Commands {
             run: CompareCommand.run),
         CommandSpec(
             name: "info", summary: "Print format, size, channels, bit depth and EXIF orientation of each input.",
-            usage: "imgscale info [--json] INPUT...",
-            examples: ["imgscale info photo.jpg", "imgscale info --json *.png"],
-            details: "",
+            usage: "imgscale info [--json] [--hash ahash,dhash,phash] INPUT...",
+            examples: ["imgscale info photo.jpg", "imgscale info --json *.png", "imgscale info --hash phash photos/*.jpg"],
+            details: """
+            --hash decodes each picture whole, turns it upright and prints its 64-bit
+            perceptual hashes in hex, equal to Python imagehash's average_hash, dhash and
+            phash of the upright image: near-duplicates differ in few bits (compare
+            --metric phash counts them).
+            """,
             options: [OptionSpec("json", "print one JSON object per line"),
+                      OptionSpec("hash", value: "LIST", "also print perceptual hashes: ahash, dhash, phash, comma-separated (imagehash's, of the upright picture)"),
                       OptionSpec("max-pixels", value: "N", .int(0...Int.max), "accepted for symmetry; info reads headers only"),
                       OptionSpec("max-memory", value: "SIZE", .bytes, "largest file read (default 512M; 0 = no limit)"),
                       densityOption, pageOption],

@@ -15,6 +15,7 @@ enum InfoCommand {
         let density = try Commands.density(args)
         let page = args.int("page") ?? 0
         let json = args.has("json")
+        let hashes = try hashList(args)
         let limits = WorkerPool.Limits(budget: limit, images: 1, cpuSeconds: nil)
         var status: Int32 = 0
         func print(_ o: InfoOutcome) {
@@ -29,30 +30,55 @@ enum InfoCommand {
             let path = paths[0]
             print(CrashGuard.run(limits: limits, reportFD: nil, display: FileName.display(path),
                                  outcome: { BatchReporter.InputOutcome(input: path, error: $0, outputs: [], milliseconds: 0) }) {
-                describe(path, limit: limit, density: density, page: page, json: json)
+                describe(path, limit: limit, density: density, page: page, json: json, hashes: hashes)
             })
         } else if WorkerPool.available {
             // One worker, so the lines come back in order; a header read is too quick to
             // gain from more.
             let pool = WorkerPool(limits: limits)
-            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, density: density, page: page, json: json) },
+            let finished = pool.runAll(count: paths.count, width: 1, run: { describe(paths[$0], limit: limit, density: density, page: page, json: json, hashes: hashes) },
                                        record: { print($1) }, crashed: { crashed(paths[$0], $1) })
             if !finished { return 130 }
         } else {
-            paths.forEach { print(describe($0, limit: limit, density: density, page: page, json: json)) }
+            paths.forEach { print(describe($0, limit: limit, density: density, page: page, json: json, hashes: hashes)) }
         }
         return status
     }
 
     /// One input's line, warnings or error.
-    static func describe(_ path: String, limit: Int, density: Double, page: Int = 0, json: Bool) -> InfoOutcome {
+    /// `--hash ahash,dhash,phash`: the perceptual hashes asked for, in the order given.
+    static func hashList(_ args: ParsedArguments) throws -> [PerceptualHash] {
+        guard let given = args.value("hash") else { return [] }
+        let names = given.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let hashes = try names.map { name in
+            guard let h = PerceptualHash(rawValue: name) else {
+                throw UsageError(message: "--hash takes \(PerceptualHash.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated, not '\(name)'")
+            }
+            return h
+        }
+        if let twice = hashes.first(where: { h in hashes.filter { $0 == h }.count > 1 }) {
+            throw UsageError(message: "--hash names \(twice.rawValue) twice")
+        }
+        return hashes
+    }
+
+    static func describe(_ path: String, limit: Int, density: Double, page: Int = 0, json: Bool, hashes: [PerceptualHash] = []) -> InfoOutcome {
         CrashGuard.faultForTests(on: path)
         var o = InfoOutcome(display: FileName.display(path))
         do {
             var options = DecodeOptions()
             options.density = density
             options.page = page
-            let info = try ImageCodec.info(try ImageFile.readImage(path, limit: limit), options: options)
+            options.maxMemory = limit
+            let data = try ImageFile.readImage(path, limit: limit)
+            let info = try ImageCodec.info(data, options: options)
+            // Hashes are of the picture as shown: decoded whole, turned upright.
+            var hashed: [(PerceptualHash, UInt64)] = []
+            if !hashes.isEmpty {
+                let (image, decoded) = try ImageFile.decode(data, options: options)
+                let upright = Orienter.upright(image, decoded.orientation)
+                hashed = hashes.map { ($0, $0.hash(upright)) }
+            }
             for warning in info.warnings { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
             let upright = info.uprightSize
             if json {
@@ -77,6 +103,7 @@ enum InfoCommand {
                 j.add("xmp", info.xmp != nil)
                 j.add("text", info.textCount)
                 j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
+                for (h, v) in hashed { j.add(h.rawValue, PerceptualHash.hex(v)) }
                 o.out = j.text
             } else {
                 var line = "\(FileName.display(path)): \(info.format.displayName) \(info.size), \(info.channels) channel\(info.channels == 1 ? "" : "s") (\(info.colorModel.rawValue)), \(info.bitDepth)-bit"
@@ -87,6 +114,7 @@ enum InfoCommand {
                     if info.orientation != .up { line += " (upright \(upright))" }
                 }
                 if !info.metadataKinds.isEmpty { line += ", metadata: " + info.metadataKinds.joined(separator: " ") }
+                for (h, v) in hashed { line += ", \(h.rawValue) \(PerceptualHash.hex(v))" }
                 o.out = line
             }
         } catch {

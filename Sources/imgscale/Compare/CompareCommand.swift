@@ -421,6 +421,10 @@ struct CompareCommand {
                 "{\"x\":\(r.x),\"y\":\(r.y),\"width\":\(r.width),\"height\":\(r.height),\"mean\":\(ssim.worseMean ?? 0)}"
             } ?? "null")
         }
+        // imgscale info --hash's pHash of each picture as compared (upright), and how many bits differ.
+        let phash = args.value("metric") == "phash"
+            ? PerceptualHash.distance(PerceptualHash.phash.hash(images[0]), PerceptualHash.phash.hash(images[1])) : nil
+        if let phash { j.add("phash_distance", phash) }
         j.add("bit_depth", depth)
         j.add("limits", raw: limitsJSON())
         if let decisive = rules.last {
@@ -448,6 +452,7 @@ struct CompareCommand {
             if let ssim { line += ", SSIM \(format(ssim.score, digits: 4))" }
             if depth == 16 { line += " (16-bit)" }
         }
+        if let phash { line += ", pHash distance \(phash)" }
         // A pass that used most of what it was allowed: its diff is kept, so creeping
         // drift shows before it fails.
         var nearMiss = false

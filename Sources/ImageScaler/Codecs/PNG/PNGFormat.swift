@@ -18,6 +18,8 @@ extension CodecDescriptor {
                        rows: { try PNGEncoder(width: $0, height: $1, channels: $2, options: $3) },
                        carriable: { PNGEncoder.carriable($0, channels: $1) },
                        settings: { ["zlib level \($0.compression)"] },
+                       // APNG, which every browser and Pillow read (others show the first frame).
+                       animation: { try APNGEncoder(size: $0, options: $1, loopCount: $2) },
                        wide: { try PNGEncoder.encode($0, options: $1) },
                        palette: { try PNGEncoder.encode($0, palette: $1, indices: $2, options: $3) },
                        // The file, held until written: a photo's deflates to 21 MB over JPEG's
