@@ -101,6 +101,44 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(try Scaling.plan(source: port, target: sq, gravity: .southeast), Rect(x: 0, y: 100, width: 300, height: 300))
     }
 
+    /// `fill --focus`: the window centred on the point (a pixel's centre, or a share of
+    /// the side), slid back inside the image or the --from region; worked by hand.
+    func testFocus() throws {
+        let land = Size(width: 400, height: 300), port = Size(width: 300, height: 400), sq = Size(width: 50, height: 50)
+        func at(_ x: FocusPoint.Coordinate, _ y: FocusPoint.Coordinate) -> FocusPoint { FocusPoint(x: x, y: y) }
+        // The window is 300 wide: its left edge is the point less 150.
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, focus: at(.pixel(100), .pixel(150))), Rect(x: 0, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, focus: at(.pixel(250), .pixel(0))), Rect(x: 100, y: 0, width: 300, height: 300))
+        // Pixel 200's centre is 200.5: the window 50.5 to 350.5, rounded outwards.
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, focus: at(.pixel(200), .pixel(0))), Rect(x: 50, y: 0, width: 301, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, focus: at(.basisPoints(4000), .basisPoints(0))), Rect(x: 10, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, focus: at(.basisPoints(6250), .basisPoints(0))), Rect(x: 100, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: land, target: sq, focus: at(.basisPoints(2500), .basisPoints(5000))), Rect(x: 0, y: 0, width: 300, height: 300))
+        // Portrait: the window slides down; x plays no part.
+        XCTAssertEqual(try Scaling.plan(source: port, target: sq, focus: at(.pixel(0), .basisPoints(5000))), Rect(x: 0, y: 50, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: port, target: sq, focus: at(.pixel(299), .pixel(10))), Rect(x: 0, y: 0, width: 300, height: 300))
+        XCTAssertEqual(try Scaling.plan(source: port, target: sq, focus: at(.pixel(0), .pixel(1000))), Rect(x: 0, y: 100, width: 300, height: 300))
+        // Inside --from 100,0,300,300 at 2:1, the window is 150 tall: the point 299.5 less
+        // 75 is past the region's last top edge, 150.
+        XCTAssertEqual(try Scaling.plan(source: land, target: Size(width: 50, height: 25), from: Rect(x: 100, y: 0, width: 300, height: 300),
+                                        focus: at(.pixel(0), .pixel(299))), Rect(x: 100, y: 150, width: 300, height: 150))
+        // 401 wide, 50%: 200.5 less 150, the centre gravity's rect exactly.
+        XCTAssertEqual(try Scaling.plan(source: Size(width: 401, height: 300), target: sq, focus: at(.basisPoints(5000), .basisPoints(5000))),
+                       Rect(x: 50, y: 0, width: 301, height: 300))
+        // Over a sweep: 50%,50% is centre gravity, 0,0 northwest, 100%,100% southeast.
+        for w in stride(from: 1, through: 90, by: 11) {
+            for h in stride(from: 1, through: 90, by: 13) {
+                for t in [Size(width: 7, height: 3), Size(width: 3, height: 7), Size(width: 5, height: 5)] {
+                    let s = Size(width: w, height: h)
+                    XCTAssertEqual(try Scaling.plan(source: s, target: t, focus: at(.basisPoints(5000), .basisPoints(5000))), try Scaling.plan(source: s, target: t))
+                    XCTAssertEqual(try Scaling.plan(source: s, target: t, focus: at(.pixel(0), .pixel(0))), try Scaling.plan(source: s, target: t, gravity: .northwest))
+                    XCTAssertEqual(try Scaling.plan(source: s, target: t, focus: at(.basisPoints(10000), .basisPoints(10000))),
+                                   try Scaling.plan(source: s, target: t, gravity: .southeast))
+                }
+            }
+        }
+    }
+
     func testPlanSweepStaysInsideAndKeepsAspect() throws {
         for w in stride(from: 1, through: 60, by: 7) {
             for h in stride(from: 1, through: 60, by: 5) {

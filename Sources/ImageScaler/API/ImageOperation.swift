@@ -4,7 +4,8 @@
 /// `RenderExecutor` runs decoder -> resampler -> stages -> encoder. All geometry is in
 /// the upright image's coordinates.
 public enum ImageOperation: Sendable {
-    case fill(Size, from: Rect? = nil, origin: Rect.Origin = .topLeft, gravity: ImageOperation.Gravity = .centre)
+    /// Fill the size, cropping what overflows: where `gravity` says, or centred on `focus`.
+    case fill(Size, from: Rect? = nil, origin: Rect.Origin = .topLeft, gravity: ImageOperation.Gravity = .centre, focus: FocusPoint? = nil)
     case crop(Rect, origin: Rect.Origin = .topLeft)
     /// Fit inside the size; with `pad`, letterbox to exactly that size on the colour.
     case fit(Size, pad: RGBColor? = nil)
@@ -13,7 +14,7 @@ public enum ImageOperation: Sendable {
     /// The size the operation asks for, when it has one (`{w}`/`{h}` in output names).
     public var requestedSize: Size? {
         switch self {
-        case .fill(let size, _, _, _), .fit(let size, _): return size
+        case .fill(let size, _, _, _, _), .fit(let size, _): return size
         case .crop(let rect, _): return rect.size
         case .convert: return nil
         }
@@ -22,8 +23,8 @@ public enum ImageOperation: Sendable {
     /// Applies the operation to an already upright image.
     public func apply(_ image: PixelBuffer) throws -> PixelBuffer {
         switch self {
-        case .fill(let size, let from, let origin, let gravity):
-            return try Scaling.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity)
+        case .fill(let size, let from, let origin, let gravity, let focus):
+            return try Scaling.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity, focus: focus)
         case .crop(let rect, let origin):
             return try Scaling.crop(image, to: rect, origin: origin)
         case .fit(let size, _):
@@ -207,9 +208,9 @@ public enum ImageOperation: Sendable {
     /// "fill 256x256 from 10,20,300,200 (bottom-left), gravity north": the operation as `plan` names it.
     var summary: String {
         switch self {
-        case .fill(let size, let from, let origin, let gravity):
+        case .fill(let size, let from, let origin, let gravity, let focus):
             return "fill \(size)" + (from.map { " from \($0)" + (origin == .topLeft ? "" : " (\(origin.rawValue))") } ?? "")
-                + (gravity == .centre ? "" : ", gravity \(gravity.rawValue)")
+                + (gravity == .centre ? "" : ", gravity \(gravity.rawValue)") + (focus.map { ", focus \($0.text)" } ?? "")
         case .crop(let rect, let origin): return "crop \(rect)" + (origin == .topLeft ? "" : " (\(origin.rawValue))")
         case .fit(let size, let pad):
             // A one-sided box, as --size 800x gives it.
@@ -238,7 +239,7 @@ public enum ImageOperation: Sendable {
     /// A fill whose gravity needs the pixels (`entropy`) becomes a fill from the rect
     /// `SmartCrop` picks on a small preview; every other operation is itself.
     func resolvingPixelGravity(_ data: [UInt8], info: ImageInfo, decode: DecodeOptions, autoOrient: Bool) throws -> ImageOperation {
-        guard case .fill(let size, let from, let origin, .entropy) = self else { return self }
+        guard case .fill(let size, let from, let origin, .entropy, _) = self else { return self }
         let upright = autoOrient ? info.uprightSize : info.size
         let region = try from.map { try AspectFill.clip($0, origin: origin, to: upright) } ?? Rect(size: upright)
         let (preview, _) = try ImageOperation.fit(Size(width: 256, height: 256)).perform(on: data, decode: decode, autoOrient: autoOrient)

@@ -45,6 +45,34 @@ package enum AspectFill {
         }
     }
 
+    /// The crop of `region` at `target`'s aspect centred on `focus` (in the upright
+    /// image of `image`), slid back inside the region where the point is too near its
+    /// edge. The window's exact left (or top) edge is the point less half the window,
+    /// kept between the region's edges, all over one common denominator; the rect is
+    /// then rounded outwards as gravity's is, so the point at the image's centre gives
+    /// the centre gravity's rect exactly.
+    static func rect(in region: Rect, filling target: Size, focus: FocusPoint, image: Size) throws -> Rect {
+        guard valid(target) else { throw GeometryError.badTarget(target) }
+        let (x, y, w, h) = (region.x, region.y, region.width, region.height)
+        let (W, H) = (target.width, target.height)
+        if w * H > W * h {
+            // The window is h*W/H wide; in units of 1/(2 H d): edge = 2 H p - h W d.
+            let (p, d) = focus.x.position(extent: image.width)
+            let den = 2 * H * d
+            let lo = 2 * x * H * d, hi = (2 * x * H + 2 * (w * H - h * W)) * d
+            let x0 = min(max(2 * H * p - h * W * d, lo), hi)
+            let left = floorDiv(x0, den), right = ceilDiv(x0 + 2 * h * W * d, den)
+            return Rect(x: left, y: y, width: right - left, height: h)
+        } else {
+            let (p, d) = focus.y.position(extent: image.height)
+            let den = 2 * W * d
+            let lo = 2 * y * W * d, hi = (2 * y * W + 2 * (h * W - w * H)) * d
+            let y0 = min(max(2 * W * p - w * H * d, lo), hi)
+            let top = floorDiv(y0, den), bottom = ceilDiv(y0 + 2 * w * H * d, den)
+            return Rect(x: x, y: top, width: w, height: bottom - top)
+        }
+    }
+
     /// The from-rect clipped to the image, as `CGImage.cropping(to:)` does, after
     /// converting it from `origin` to top-left coordinates.
     package static func clip(_ rect: Rect, origin: CoordinateOrigin, to image: Size) throws -> Rect {

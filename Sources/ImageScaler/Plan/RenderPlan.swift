@@ -113,8 +113,8 @@ package struct RenderPlan {
         orientation = autoOrient ? info.orientation : .up
         var cropRegion: (Rect, Rect)? = nil
         switch operation {
-        case .fill(let size, let from, let origin, let gravity):
-            let rect = try Scaling.plan(source: upright, target: size, from: from, origin: origin, gravity: gravity)
+        case .fill(let size, let from, let origin, let gravity, let focus):
+            let rect = try Scaling.plan(source: upright, target: size, from: from, origin: origin, gravity: gravity, focus: focus)
             // Without upscaling, a source rect smaller than the target is only cropped:
             // the output is the rect itself, at the target's aspect ratio.
             let fillTarget = !upscale && (rect.width < size.width || rect.height < size.height) ? rect.size : size

@@ -4,15 +4,16 @@ package enum Scaling {
     /// Scales the part of `image` (or of `fromRect`, clipped to it) that fills
     /// `targetSize` with the aspect ratio kept, to exactly `targetSize`.
     public static func scaleToFill(_ image: PixelBuffer, in targetSize: Size, from fromRect: Rect? = nil,
-                                   origin: CoordinateOrigin = .topLeft, gravity: Gravity = .centre) throws -> PixelBuffer {
-        let source = try plan(source: image.size, target: targetSize, from: fromRect, origin: origin, gravity: gravity)
+                                   origin: CoordinateOrigin = .topLeft, gravity: Gravity = .centre, focus: FocusPoint? = nil) throws -> PixelBuffer {
+        let source = try plan(source: image.size, target: targetSize, from: fromRect, origin: origin, gravity: gravity, focus: focus)
         return Resampler.resample(image, from: SamplingRect(source), to: targetSize)
     }
 
     /// The source rect `scaleToFill` samples, in top-left coordinates; touches no pixels.
     public static func plan(source: Size, target: Size, from fromRect: Rect? = nil,
-                            origin: CoordinateOrigin = .topLeft, gravity: Gravity = .centre) throws -> Rect {
+                            origin: CoordinateOrigin = .topLeft, gravity: Gravity = .centre, focus: FocusPoint? = nil) throws -> Rect {
         let region = try fromRect.map { try AspectFill.clip($0, origin: origin, to: source) } ?? Rect(size: source)
+        if let focus { return try AspectFill.rect(in: region, filling: target, focus: focus, image: source) }
         return try AspectFill.rect(in: region, filling: target, gravity: gravity)
     }
 

@@ -22,7 +22,7 @@ struct VectorPlacement {
             if !upscale && fitted.width > intrinsic.width { fitted = intrinsic }
             // The fitted size fits its own box exactly, so the fit resamples nothing.
             self.init(drawSize: fitted, operation: pad == nil ? .convert : .fit(box, pad: pad))
-        case .fill(let target, let from, let origin, let gravity):
+        case .fill(let target, let from, let origin, let gravity, let focus):
             guard AspectFill.valid(target) else { throw GeometryError.badTarget(target) }
             let region = try from.map { try AspectFill.clip($0, origin: origin, to: intrinsic) } ?? Rect(size: intrinsic)
             // The scale num/den at which the region covers the target, one side exact.
@@ -39,6 +39,12 @@ struct VectorPlacement {
             let h = min(draw.height, max(target.height, scaled(region.height)))
             let x = min(AspectFill.floorDiv(region.x * num, den), draw.width - w)
             let y = min(AspectFill.floorDiv(region.y * num, den), draw.height - h)
+            if let focus {
+                // Centred on the point, as drawn: the fill runs on the drawn pixels.
+                self.init(drawSize: draw, operation: .fill(target, from: Rect(x: x, y: y, width: w, height: h), origin: .topLeft,
+                                                           focus: focus.scaled(num, den)))
+                return
+            }
             if gravity == .entropy {
                 // The busiest window needs the drawn pixels: the fill runs on them, at
                 // a scale of 1 on one side.

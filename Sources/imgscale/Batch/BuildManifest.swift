@@ -130,8 +130,8 @@ struct BuildManifest: Sendable {
     private static func describe(_ operation: ImageOperation) -> String {
         func rect(_ r: Rect?) -> String { r.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
         switch operation {
-        case .fill(let s, let from, let origin, let gravity):
-            return "fill \(s.width)x\(s.height) \(rect(from)) \(origin.rawValue) \(gravity.rawValue)"
+        case .fill(let s, let from, let origin, let gravity, let focus):
+            return "fill \(s.width)x\(s.height) \(rect(from)) \(origin.rawValue) \(gravity.rawValue)" + (focus.map { " focus \($0.text)" } ?? "")
         case .crop(let r, let origin): return "crop \(rect(r)) \(origin.rawValue)"
         case .fit(let s, let pad): return "fit \(s.width)x\(s.height) \(pad?.hex ?? "-")"
         case .convert: return "convert"

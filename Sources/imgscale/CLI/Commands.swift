@@ -122,14 +122,17 @@ enum Commands {
     """
     static let noUpscaleOption = OptionSpec("no-upscale", "never enlarge: fit keeps a smaller image's size, fill crops it to the aspect ratio")
     static let originOption = OptionSpec("origin", value: "top-left|bottom-left", .choice(CoordinateOrigin.allCases.map(\.rawValue)), "corner rect coordinates start from (default top-left)")
+    static let focusOption = OptionSpec("focus", value: "X,Y", "centre the crop on this point of the upright image, in pixels or percentages of its sides (1200,800 or 50%,30%), as near as the image allows; not with --gravity")
+
     static let gravityOption = OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]), "where the crop sits: centre north south east west northeast northwest southeast southwest, or entropy (the busiest part)")
 
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "fill", summary: "Scale to fill WxH exactly, cropping the overflow with the aspect ratio kept.",
-            usage: "imgscale fill --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G] INPUT... (-o OUTPUT | --out-dir DIR)",
+            usage: "imgscale fill --size WxH [--from X,Y,W,H] [--origin top-left|bottom-left] [--gravity G | --focus X,Y] INPUT... (-o OUTPUT | --out-dir DIR)",
             examples: ["imgscale fill --size 256x256 photo.jpg -o thumb.jpg",
                        "imgscale fill --size 128x128 --from 362,449,260,160 photo.jpg -o face.png",
+                       "imgscale fill --size 400x400 --focus 62%,40% product.jpg -o square.jpg",
                        "imgscale fill --size=200x200 -j2 --out-dir thumbs --name '{stem}_{w}x{h}.jpg' *.jpg",
                        "imgscale fill --size 256x256 --fail-on none damaged.jpg -o thumb.jpg",
                        "imgscale fill --size 1024x1024 --size 180x180 --size 120x120 --size 20x20 --flatten master.png --out-dir AppIcon --name 'icon-{w}.png'"],
@@ -143,7 +146,7 @@ enum Commands {
             """ + filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(), "target size (required); repeat it for several outputs from one decode", repeatable: true),
                       OptionSpec("from", value: "X,Y,W,H", .rect, "fill from this part of the image only"),
-                      originOption, gravityOption, filterOption, sharpenOption, linearOption, noUpscaleOption, scaleOption] + outputOptions,
+                      originOption, gravityOption, focusOption, filterOption, sharpenOption, linearOption, noUpscaleOption, scaleOption] + outputOptions,
             run: { args in try runImages(args, operations: try fillOperations(args)) }),
         CommandSpec(
             name: "crop", summary: "Cut a rect out of the image, unscaled (clipped to the image).",
@@ -194,6 +197,7 @@ enum Commands {
                       originOption,
                       OptionSpec("gravity", value: "G", .choice(Gravity.allCases.map(\.rawValue), aliases: ["center": "centre"]),
                                  "where the crop sits: centre north south east west northeast northwest southeast southwest (entropy needs the pixels, so only fill takes it)"),
+                      focusOption,
                       OptionSpec("orientation", value: "N", .int(1...8), "EXIF orientation 1-8 of the source (default 1)")],
             run: runPlan),
         PlanReplay.spec,
@@ -321,7 +325,7 @@ enum Commands {
     static func checkExactSize(_ operation: ImageOperation, formats: Set<ImageFormat>, maxPixels: Int) throws {
         let size: Size
         switch operation {
-        case .fill(let s, _, _, _), .fit(let s, .some): size = s
+        case .fill(let s, _, _, _, _), .fit(let s, .some): size = s
         default: return
         }
         if maxPixels > 0 && size.width * size.height > maxPixels {
@@ -373,7 +377,36 @@ enum Commands {
         let sizes = args.sizes("size")
         guard !sizes.isEmpty else { throw UsageError(message: "fill needs --size WxH") }
         let gravity = args.choice("gravity", as: Gravity.self) ?? .centre
-        return sizes.map { .fill($0, from: args.rect("from"), origin: origin(args), gravity: gravity) }
+        let focus = try args.value("focus").map(focusPoint)
+        if focus != nil && args.has("gravity") {
+            throw UsageError(message: "--focus centres the crop on a point, and --gravity places it too; give one")
+        }
+        return sizes.map { .fill($0, from: args.rect("from"), origin: origin(args), gravity: gravity, focus: focus) }
+    }
+
+    /// `--focus X,Y`: each a pixel (0 or more) or a percentage of the upright side with
+    /// at most two decimals ("50%", "33.25%").
+    static func focusPoint(_ text: String) throws -> FocusPoint {
+        func coordinate(_ part: Substring) -> FocusPoint.Coordinate? {
+            if part.hasSuffix("%") {
+                let number = part.dropLast().split(separator: ".", omittingEmptySubsequences: false)
+                guard (1...2).contains(number.count), let whole = Int(number[0]), number[0].allSatisfy(\.isASCII), (0...100).contains(whole) else { return nil }
+                var frac = 0
+                if number.count == 2 {
+                    guard (1...2).contains(number[1].count), number[1].allSatisfy({ $0.isASCII && $0.isNumber }), let f = Int(number[1]) else { return nil }
+                    frac = number[1].count == 1 ? f * 10 : f
+                }
+                let bp = whole * 100 + frac
+                return bp <= 10_000 ? .basisPoints(bp) : nil
+            }
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }), let p = Int(part), p <= ValueParser.maxDimension else { return nil }
+            return .pixel(p)
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = coordinate(parts[0]), let y = coordinate(parts[1]) else {
+            throw UsageError(message: "--focus must be X,Y in pixels of the upright image or percentages of its sides (like 1200,800 or 50%,30%), not '\(text)'")
+        }
+        return FocusPoint(x: x, y: y)
     }
 
     /// `operation` for a density set's `scale`: its size multiplied, rounded to nearest.
@@ -383,7 +416,7 @@ enum Commands {
             return Size(width: side(size.width), height: side(size.height))
         }
         switch operation {
-        case .fill(let size, let from, let origin, let gravity): return .fill(times(size), from: from, origin: origin, gravity: gravity)
+        case .fill(let size, let from, let origin, let gravity, let focus): return .fill(times(size), from: from, origin: origin, gravity: gravity, focus: focus)
         case .fit(let size, let pad): return .fit(times(size), pad: pad)
         case .crop, .convert: return operation
         }
@@ -532,8 +565,12 @@ enum Commands {
                 reportFD = fd
             }
         }
+        // The focus each line's crop was centred on, as given (percentages stay shares).
+        if let focus = operations.lazy.compactMap({ if case .fill(_, _, _, _, let f?) = $0 { f } else { nil } }).first {
+            BatchReporter.runFields.append(("focus", JSON.quote(focus.text)))
+        }
         if let shard {
-            BatchReporter.runFields = [("shard", JSON.quote(shard.text))]
+            BatchReporter.runFields += [("shard", JSON.quote(shard.text))]
                 + (shard.engine.map { [("engine", JSON.quote($0))] } ?? []) + (shard.engineIndex.map { [("index", String($0))] } ?? [])
                 + (attempt > 1 ? [("attempt", String(attempt))] : [])
         }
@@ -579,12 +616,12 @@ enum Commands {
             if orientation.swapsAxes { source = Size(width: source.height, height: source.width) }
         }
         guard args.sizes("size").count <= 1 else { throw UsageError(message: "plan takes one --size") }
-        guard case .fill(let size, let from, let origin, let gravity) = try fillOperations(args)[0] else { return 2 }
+        guard case .fill(let size, let from, let origin, let gravity, let focus) = try fillOperations(args)[0] else { return 2 }
         if gravity == .entropy {
             throw UsageError(message: "--gravity entropy needs the image's pixels, and plan reads none; run fill on the image")
         }
         do {
-            let rect = try Scaling.plan(source: source, target: size, from: from, origin: origin, gravity: gravity)
+            let rect = try Scaling.plan(source: source, target: size, from: from, origin: origin, gravity: gravity, focus: focus)
             let scale = Double(rect.width) / Double(size.width)
             Console.out("source \(source), target \(size), scale \(format(scale, digits: 4))")
             Console.out(rect.description)
