@@ -119,7 +119,7 @@ public enum ImageOperation: Sendable {
                                       threads: settings.threads, permits: job.schedule.permits, trims: job.schedule.tight)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
-        let dropped = Locked<[String]>([])
+        let dropped = Locked<[String]>(job.notices)
         let results: [Result<RenderResult, Error>]
         do {
             results = try executor.render(wanted.map { i in
@@ -245,6 +245,24 @@ public enum ImageOperation: Sendable {
         let (preview, _) = try ImageOperation.fit(Size(width: 256, height: 256)).perform(on: data, decode: decode, autoOrient: autoOrient)
         let rect = try SmartCrop.rect(in: region, filling: size, preview: preview, imageSize: upright)
         return .fill(size, from: rect, origin: .topLeft, gravity: .centre)
+    }
+
+    /// The operation on the part of the upright image `rect` keeps (`--trim`): a fill's
+    /// region and a crop's rect within it, a fit of it (a fill at the size it fits), or
+    /// the part itself.
+    func trimmed(to rect: Rect, upright: Size) throws -> ImageOperation {
+        switch self {
+        case .fill(let size, let from, let origin, let gravity, let focus):
+            let region = try from.map { try AspectFill.clip($0, origin: origin, to: upright).intersection(rect) ?? rect } ?? rect
+            return .fill(size, from: region, origin: .topLeft, gravity: gravity, focus: focus)
+        case .fit(let box, _):
+            return .fill(try AspectFill.fitSize(rect.size, in: box), from: rect, origin: .topLeft)
+        case .crop(let r, let origin):
+            let inside = try AspectFill.clip(r, origin: origin, to: rect.size)
+            return .crop(Rect(x: rect.x + inside.x, y: rect.y + inside.y, width: inside.width, height: inside.height), origin: .topLeft)
+        case .convert:
+            return .crop(rect, origin: .topLeft)
+        }
     }
 
     var isConvert: Bool {

@@ -22,6 +22,8 @@ package struct RenderSettings: Sendable {
     package var sharpen: UnsharpMask? = nil
     /// Resample in linear light (`--linear`).
     package var linear = false
+    /// Crop away a uniform border before the operation (`--trim`, `TrimFinder`).
+    package var trim: TrimFinder.Options? = nil
     /// Threads one image may use. With 2 or more, decoding runs ahead on a second
     /// core while this one resamples and encodes, and a JPEG region with restart markers
     /// is decoded in two halves at once. The bytes are the same at any count.

@@ -10,6 +10,9 @@ struct JobPreparation {
     /// Each output's format, the input's own where the output named none.
     let formats: [ImageFormat]
     let plans: [RenderPlan]
+    /// What the job says once of the input, beside the encoders' warnings (a --trim
+    /// that found nothing to trim).
+    private(set) var notices: [String] = []
     /// Which outputs run together and how many encoders finish at once, within the budget.
     let schedule: RenderSchedule
     /// Each round's decodes, its outputs numbered within the round.
@@ -68,8 +71,17 @@ struct JobPreparation {
         // A format imgscale only reads (SVG) is written losslessly where no format is named.
         let own = found.info.format.isWritable ? found.info.format : ImageFormat.lossless
         let formats = outputs.map { $0.format ?? own }
+        // --trim looks at the whole upright picture once, before any output is planned.
+        var trimmedTo: Rect? = nil
+        if let trim = settings.trim {
+            let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
+            trimmedTo = TrimFinder.bounds(whole, options: trim)
+            if trimmedTo == nil { notices.append("it is all one colour within --trim's threshold, so it was left whole") }
+        }
+        let upright = settings.autoOrient ? info.uprightSize : info.size
         for (output, format) in zip(outputs, formats) {
-            let operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
+            var operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
+            if let trimmedTo { operation = try operation.trimmed(to: trimmedTo, upright: upright) }
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
                                       format: format, encode: encode, toSRGB: decode.toSRGB, export: decode.export, autoOrient: settings.autoOrient,
                                       upscale: settings.upscale, filter: settings.filter, sharpen: settings.sharpen,

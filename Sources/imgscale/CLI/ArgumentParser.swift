@@ -24,6 +24,8 @@ enum OptionKind: Sendable {
     /// `RADIUS[,PERCENT[,THRESHOLD]]`, Pillow's unsharp mask (its defaults 2, 150, 3 for
     /// what is left out); the value is optional: alone, the option means `Sharpen.mild`.
     case sharpen
+    /// A number >= 0 that may be left out: alone, the option means its default (`--trim`).
+    case optionalNumber
 }
 
 /// A value the parser has checked.
@@ -97,6 +99,12 @@ struct OptionSpec: Sendable {
                 throw UsageError(message: "--\(long) must be a number of \(value ?? "units") >= 0, not '\(text)'")
             }
             return .number(v)
+        case .optionalNumber:
+            if text.isEmpty { return .none }
+            guard let v = Double(text), v.isFinite, v >= 0 else {
+                throw UsageError(message: "--\(long) must be a number of \(value ?? "units") >= 0 or left out, not '\(text)'")
+            }
+            return .number(v)
         case .sharpen:
             if text.isEmpty { return .sharpen(.mild) }
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -109,10 +117,21 @@ struct OptionSpec: Sendable {
         }
     }
 
+    /// Whether the option's value may be left out.
+    var takesOptionalValue: Bool {
+        switch kind {
+        case .sharpen, .optionalNumber: return true
+        default: return false
+        }
+    }
+
     /// Whether `text` may be this option's optional value rather than a positional.
     func takesOptional(_ text: String) -> Bool {
-        guard case .sharpen = kind else { return false }
-        return !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
+        switch kind {
+        case .sharpen: return !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
+        case .optionalNumber: return Double(text) != nil && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        default: return false
+        }
     }
 }
 
@@ -181,7 +200,7 @@ struct ArgumentParser {
             let text: String
             if let inline {
                 text = inline
-            } else if case .sharpen = spec.kind {
+            } else if spec.takesOptionalValue {
                 // An optional value: the next argument when it has the value's shape
                 // (a file named like "1,80,2" is then given as ./1,80,2), else none.
                 if i + 1 < args.count, spec.takesOptional(args[i + 1]) {

@@ -33,6 +33,8 @@ enum Commands {
                    "bits per sample written: 16 keeps a 16-bit PNG's samples through every step (PNG output only); auto keeps the input's where the output holds it (default 8)"),
         OptionSpec("flatten", "composite alpha onto --background and write an opaque image, in any format"),
         OptionSpec("no-auto-orient", "keep the stored pixel order, ignoring EXIF orientation"),
+        OptionSpec("trim", value: "THRESHOLD", .optionalNumber, "first crop away the border matching the top-left pixel (or --trim-color), levels apart at most THRESHOLD (default 10), as libvips's find_trim"),
+        OptionSpec("trim-color", value: "COLOR", .color, "the border colour --trim takes away, instead of the top-left pixel's"),
         OptionSpec("strip-profile", "do not carry the input's ICC profile into the output"),
         OptionSpec("to-srgb", "convert from the input's ICC profile to sRGB and write no profile"),
         OptionSpec("export-profile", value: "srgb|p3|adobergb|PATH",
@@ -466,6 +468,15 @@ enum Commands {
         if let f = args.choice("filter", as: ResampleFilter.self) { settings.render.filter = f }
         settings.render.sharpen = args.sharpen("sharpen")?.mask
         settings.render.linear = args.has("linear")
+        if args.has("trim") {
+            settings.render.trim = TrimFinder.Options(threshold: args.number("trim") ?? 10, color: args.color("trim-color"))
+            if args.has("animated") { throw UsageError(message: "--trim finds one border, and --animated keeps many frames; trim the frames first") }
+            if operations.contains(where: { if case .fit(_, .some) = $0 { true } else { false } }) {
+                throw UsageError(message: "--trim and --pad cannot be combined: the trimmed picture is fitted, not letterboxed")
+            }
+        } else if args.has("trim-color") {
+            throw UsageError(message: "--trim-color is the border colour of --trim, which is not given")
+        }
         if settings.render.sharpen != nil && settings.encode.depth == .sixteen {
             throw UsageError(message: EncodeError.sharpenedSixteenBits.description)
         }
