@@ -21,8 +21,15 @@ public enum PerceptualHash: String, CaseIterable, Sendable {
     case ahash, dhash, phash
 
     /// The hash of `image`, as stored (turn it upright first for what a viewer shows).
-    public func hash(_ image: PixelBuffer) -> UInt64 {
-        let luma = PerceptualHash.luma(image)
+    public func hash(_ image: PixelBuffer) -> UInt64 { hash(luma: PerceptualHash.luma(image)) }
+
+    /// Several hashes of one image, its luma made once.
+    public static func hashes(_ kinds: [PerceptualHash], of image: PixelBuffer) -> [UInt64] {
+        let luma = luma(image)
+        return kinds.map { $0.hash(luma: luma) }
+    }
+
+    private func hash(luma: PixelBuffer) -> UInt64 {
         switch self {
         case .ahash:
             let p = Resampler.resample(luma, from: SamplingRect(Rect(size: luma.size)), to: Size(width: 8, height: 8), filter: .lanczos).pixels

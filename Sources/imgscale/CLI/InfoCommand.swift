@@ -77,7 +77,7 @@ enum InfoCommand {
             if !hashes.isEmpty {
                 let (image, decoded) = try ImageFile.decode(data, options: options)
                 let upright = Orienter.upright(image, decoded.orientation)
-                hashed = hashes.map { ($0, $0.hash(upright)) }
+                hashed = Array(zip(hashes, PerceptualHash.hashes(hashes, of: upright)))
             }
             for warning in info.warnings { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
             let upright = info.uprightSize
