@@ -195,7 +195,7 @@ struct ReportLine {
                     escaped = true
                     guard let e = peek else { throw damaged }
                     at += 1
-                    if e == UInt8(ascii: "u") { _ = try hex4() } else if !"\"\\/bfnrt".utf8.contains(e) { throw damaged }
+                    if e == UInt8(ascii: "u") { _ = try hex4() } else if JSONValue.escaped(e) == nil { throw damaged }
                 }
             }
         }
@@ -215,13 +215,8 @@ struct ReportLine {
                 case UInt8(ascii: "\\"):
                     guard let e = peek else { throw damaged }
                     at += 1
+                    if let byte = JSONValue.escaped(e) { out.append(byte); continue }
                     switch e {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
                     case UInt8(ascii: "u"):
                         var scalar = try hex4()
                         if (0xD800..<0xDC00).contains(scalar), peek == UInt8(ascii: "\\"), at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "u") {

@@ -23,6 +23,20 @@ indirect enum JSONValue: Equatable {
 
     static let maxDepth = 64
 
+    /// The byte a one-letter escape (`\n`, `\"`...) stands for; nil for `\u` and for
+    /// anything JSON does not allow.
+    static func escaped(_ letter: UInt8) -> UInt8? {
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return letter
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "t"): return 0x09
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        default: return nil
+        }
+    }
+
     /// The value written back as JSON, keys in their order; a whole number without a
     /// fraction, as it was most likely given.
     var text: String {
@@ -152,13 +166,8 @@ indirect enum JSONValue: Equatable {
                 guard at < bytes.count else { break }
                 let e = bytes[at]
                 at += 1
+                if let byte = JSONValue.escaped(e) { out.append(byte); continue }
                 switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "u"):
                     guard at + 4 <= bytes.count, let u = UInt32(String(decoding: bytes[at..<at + 4], as: UTF8.self), radix: 16) else { throw error("a bad \\u escape") }
                     at += 4
