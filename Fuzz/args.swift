@@ -22,8 +22,8 @@ public func fuzzArgs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     if let operations = try? Commands.fillOperations(args) {
         _ = try? BatchPlanner(args: args, operations: operations, limit: 1 << 20).jobs()
-        for case .fill(let size, let from, let origin, let gravity) in operations {
-            _ = try? Scaling.plan(source: Size(width: 640, height: 427), target: size, from: from, origin: origin, gravity: gravity)
+        for case .fill(let size, let from, let origin, let gravity, let focus) in operations {
+            _ = try? Scaling.plan(source: Size(width: 640, height: 427), target: size, from: from, origin: origin, gravity: gravity, focus: focus)
         }
     }
     return 0
