@@ -36,39 +36,69 @@ package enum TrimFinder {
         } else {
             for b in 0..<bands { background[b] = flattened(0, b, onto: 255) }
         }
-        // A band is over where it exceeds the background by more than the threshold:
-        // v > bg + t, and under where v < bg - t (levels are whole, t need not be).
+        // A band is over where it exceeds the background by more than the threshold,
+        // and levels are whole: v - bg > t exactly when v >= bg + floor(t) + 1.
+        let step = options.threshold >= 255 ? 256 : Int(options.threshold.rounded(.down)) + 1
         var object = [Bool](repeating: false, count: w * h)
+        var band = [UInt8](repeating: 0, count: w * h)
         var over = [UInt8](repeating: 0, count: w * h), under = [UInt8](repeating: 0, count: w * h)
+        var across = [UInt8](repeating: 0, count: w * h)
         for b in 0..<bands {
-            let bg = Double(background[b])
-            for i in 0..<(w * h) {
-                let v = Double(flattened(i, b, onto: background[b]))
-                over[i] = v - bg > options.threshold ? 1 : 0
-                under[i] = bg - v > options.threshold ? 1 : 0
+            let bg = background[b], high = bg + step, low = bg - step
+            p.withUnsafeBufferPointer { src in
+                band.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<(w * h) {
+                        let v = Int(src[i * c + b])
+                        if alpha {
+                            let a = Int(src[i * c + c - 1])
+                            out[i] = UInt8((v * a + bg * (255 - a) + 127) / 255)
+                        } else {
+                            out[i] = UInt8(v)
+                        }
+                    }
+                }
+            }
+            band.withUnsafeBufferPointer { v in
+                over.withUnsafeMutableBufferPointer { o in
+                    under.withUnsafeMutableBufferPointer { u in
+                        for i in 0..<(w * h) {
+                            o[i] = Int(v[i]) >= high ? 1 : 0
+                            u[i] = Int(v[i]) <= low ? 1 : 0
+                        }
+                    }
+                }
             }
             for flags in [over, under] {
                 // Counts over each row's 3 neighbours, then down 3 rows, edges repeated.
-                var across = [UInt8](repeating: 0, count: w * h)
-                for y in 0..<h {
-                    let row = y * w
-                    for x in 0..<w {
-                        across[row + x] = flags[row + max(0, x - 1)] + flags[row + x] + flags[row + min(w - 1, x + 1)]
+                flags.withUnsafeBufferPointer { f in
+                    across.withUnsafeMutableBufferPointer { a in
+                        for y in 0..<h {
+                            let row = y * w
+                            // Wrapping sums: each is at most 3 (and 9 below), and the
+                            // checks would keep the loop from vectorising.
+                            a[row] = f[row] &+ f[row] &+ f[row + min(w - 1, 1)]
+                            if w > 2 { for x in 1..<(w - 1) { a[row + x] = f[row + x - 1] &+ f[row + x] &+ f[row + x + 1] } }
+                            if w > 1 { a[row + w - 1] = f[row + w - 2] &+ f[row + w - 1] &+ f[row + w - 1] }
+                        }
                     }
                 }
-                for y in 0..<h {
-                    let up = max(0, y - 1) * w, here = y * w, down = min(h - 1, y + 1) * w
-                    for x in 0..<w where across[up + x] + across[here + x] + across[down + x] >= 5 {
-                        object[here + x] = true
+                across.withUnsafeBufferPointer { a in
+                    object.withUnsafeMutableBufferPointer { o in
+                        for y in 0..<h {
+                            let up = max(0, y - 1) * w, here = y * w, down = min(h - 1, y + 1) * w
+                            for x in 0..<w where a[up + x] &+ a[here + x] &+ a[down + x] >= 5 {
+                                o[here + x] = true
+                            }
+                        }
                     }
                 }
             }
         }
         var (x0, y0, x1, y1) = (w, h, -1, -1)
         for y in 0..<h {
-            for x in 0..<w where object[y * w + x] {
-                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
-            }
+            let row = object[(y * w)..<(y * w + w)]
+            guard let first = row.firstIndex(of: true), let last = row.lastIndex(of: true) else { continue }
+            x0 = min(x0, first - y * w); x1 = max(x1, last - y * w); y0 = min(y0, y); y1 = max(y1, y)
         }
         return x1 < 0 ? nil : Rect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
     }
