@@ -48,6 +48,28 @@ final class MergeReportsTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("nope.jsonl: cannot be read"), missing.stderr)
         XCTAssertTrue(missing.stdout.hasPrefix("2 outputs in 2 reports"), missing.stdout)
     }
+
+    /// What a hostile report gets: a 3 MB line is one damaged line (read through 1 MiB,
+    /// the rest passed over), a FIFO is refused without waiting for a writer, and
+    /// --merged never replaces a link.
+    func testHostileReports() throws {
+        let dir = CLI.tempDir()
+        let long = #"{"input":"a.jpg","output":"o/a.jpg","status":"ok"}"# + "\n{\"input\":\"" + String(repeating: "x", count: 3_000_000)
+            + "\n" + #"{"input":"b.jpg","output":"o/b.jpg","status":"ok"}"# + "\n"
+        try long.write(toFile: dir + "/long.jsonl", atomically: true, encoding: .utf8)
+        let r = CLI.run(["merge-reports", dir + "/long.jsonl"])
+        XCTAssertEqual(r.stdout, "2 outputs in 1 reports: 2 ok, 0 skipped, 0 failed, 1 damaged lines\n")
+        XCTAssertTrue(r.stderr.contains("long.jsonl:2: damaged line"), r.stderr)
+        XCTAssertEqual(mkfifo(dir + "/fifo.jsonl", 0o600), 0)
+        let fifo = CLI.run(["merge-reports", dir + "/fifo.jsonl"])
+        XCTAssertEqual(fifo.status, 1)
+        XCTAssertTrue(fifo.stderr.contains("fifo.jsonl: cannot be read: is a FIFO"), fifo.stderr)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.jsonl", withDestinationPath: dir + "/elsewhere.jsonl")
+        let link = CLI.run(["merge-reports", "--merged", dir + "/link.jsonl", dir + "/long.jsonl"])
+        XCTAssertEqual(link.status, 2)
+        XCTAssertTrue(link.stderr.contains("is a symbolic link, not a regular file"), link.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/elsewhere.jsonl"))
+    }
 }
 
 /// merge-reports' line scanner against Python's json module, the outside reference for

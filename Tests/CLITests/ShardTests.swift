@@ -68,6 +68,7 @@ final class ShardTests: XCTestCase {
         refused("auto", ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "3"], "past the last of 3 shards")
         refused("auto/2", ["AWS_BATCH_JOB_ARRAY_INDEX": "one"], "AWS_BATCH_JOB_ARRAY_INDEX='one' is not a whole number")
         refused("auto/x", ["JOB_COMPLETION_INDEX": "0"], "--shard must be K/N")
+        refused("auto", ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "100000000000"], "100000000000 shards is more than 16777216")
         refused("3/2", [:], "--shard must be K/N")
         let balance = CLI.run(["fill", "--size", "8x8", "--balance", "cost", "--out-dir", out, images[0]])
         XCTAssertEqual(balance.status, 2)

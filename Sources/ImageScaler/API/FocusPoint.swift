@@ -13,7 +13,7 @@ public struct FocusPoint: Equatable, Hashable, Sendable {
         func position(extent: Int) -> (num: Int, den: Int) {
             switch self {
             case .pixel(let p): return (2 * p + 1, 2)
-            case .basisPoints(let b): return (b * extent, 10_000)
+            case .basisPoints(let b): return (b * extent, 10_000)  // at most 10^4 x 2^31
             }
         }
 

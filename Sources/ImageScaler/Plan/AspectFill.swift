@@ -53,23 +53,28 @@ package enum AspectFill {
     /// the centre gravity's rect exactly.
     static func rect(in region: Rect, filling target: Size, focus: FocusPoint, image: Size) throws -> Rect {
         guard valid(target) else { throw GeometryError.badTarget(target) }
-        let (x, y, w, h) = (region.x, region.y, region.width, region.height)
-        let (W, H) = (target.width, target.height)
+        // In 128 bits: a share of a 2^31-pixel side times a 2^24 target passes 64.
+        let (x, y, w, h) = (Int128(region.x), Int128(region.y), Int128(region.width), Int128(region.height))
+        let (W, H) = (Int128(target.width), Int128(target.height))
+        func floorDiv(_ a: Int128, _ b: Int128) -> Int { Int(a >= 0 ? a / b : -((-a + b - 1) / b)) }
+        func ceilDiv(_ a: Int128, _ b: Int128) -> Int { Int(a >= 0 ? (a + b - 1) / b : -((-a) / b)) }
         if w * H > W * h {
             // The window is h*W/H wide; in units of 1/(2 H d): edge = 2 H p - h W d.
             let (p, d) = focus.x.position(extent: image.width)
-            let den = 2 * H * d
-            let lo = 2 * x * H * d, hi = (2 * x * H + 2 * (w * H - h * W)) * d
-            let x0 = min(max(2 * H * p - h * W * d, lo), hi)
-            let left = floorDiv(x0, den), right = ceilDiv(x0 + 2 * h * W * d, den)
-            return Rect(x: left, y: y, width: right - left, height: h)
+            let (P, D) = (Int128(p), Int128(d))
+            let den = 2 * H * D
+            let lo = 2 * x * H * D, hi = (2 * x * H + 2 * (w * H - h * W)) * D
+            let x0 = min(max(2 * H * P - h * W * D, lo), hi)
+            let left = floorDiv(x0, den), right = ceilDiv(x0 + 2 * h * W * D, den)
+            return Rect(x: left, y: region.y, width: right - left, height: region.height)
         } else {
             let (p, d) = focus.y.position(extent: image.height)
-            let den = 2 * W * d
-            let lo = 2 * y * W * d, hi = (2 * y * W + 2 * (h * W - w * H)) * d
-            let y0 = min(max(2 * W * p - w * H * d, lo), hi)
-            let top = floorDiv(y0, den), bottom = ceilDiv(y0 + 2 * w * H * d, den)
-            return Rect(x: x, y: top, width: w, height: bottom - top)
+            let (P, D) = (Int128(p), Int128(d))
+            let den = 2 * W * D
+            let lo = 2 * y * W * D, hi = (2 * y * W + 2 * (h * W - w * H)) * D
+            let y0 = min(max(2 * W * P - w * H * D, lo), hi)
+            let top = floorDiv(y0, den), bottom = ceilDiv(y0 + 2 * w * H * D, den)
+            return Rect(x: region.x, y: top, width: region.width, height: bottom - top)
         }
     }
 

@@ -68,6 +68,11 @@ enum MergeReportsCommand {
         guard !reports.isEmpty else { throw UsageError(message: "no report files (give the --report files of each shard)") }
         let mergedPath = args.value("merged")
         if let mergedPath, mergedPath != "-" {
+            // A link, FIFO or device where the merged file goes is neither followed nor replaced.
+            var st = stat()
+            if FileName.withCString(mergedPath, { lstat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+                throw UsageError(message: "--merged '\(FileName.display(mergedPath))' is \(ImageFile.kind(st.st_mode)), not a regular file; name a file")
+            }
             for report in reports where PathIdentity(path: report).fileID != nil && PathIdentity(path: report).fileID == PathIdentity(path: mergedPath).fileID {
                 throw UsageError(message: "--merged '\(FileName.display(mergedPath))' is the report '\(FileName.display(report))'; write it elsewhere")
             }
@@ -77,11 +82,13 @@ enum MergeReportsCommand {
         defer { for fd in fds where fd >= 0 { close(fd) } }
         var sources: [Source] = []
         for (r, path) in reports.enumerated() {
-            let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+            // O_NONBLOCK: a FIFO named as a report is refused, not waited on.
+            let fd = FileName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
             var st = stat()
             fds.append(fd)
             guard fd >= 0, fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG || (st.st_mode & S_IFMT) == S_IFDIR else {
-                Console.err("imgscale merge-reports: \(FileName.display(path)): cannot be read: \(String(cString: strerror(fd >= 0 ? EINVAL : errno)))")
+                Console.err("imgscale merge-reports: \(FileName.display(path)): cannot be read: "
+                            + (fd >= 0 ? "is \(ImageFile.kind(st.st_mode)), not a report file" : String(cString: strerror(errno))))
                 unreadable = true
                 continue
             }

@@ -41,6 +41,26 @@ struct ReportCursor {
                 offset = end
                 return line.isEmpty ? nil : (line, at)
             }
+            // A line past `maxLine` is no report line: its head is returned (damaged) and
+            // the rest passed over, so a hostile file costs no more memory than that.
+            if used - from > ReportCursor.maxLine {
+                let head = Array(buffer[from..<from + ReportCursor.maxLine])
+                let at = offset
+                var cursor = bufferStart + used
+                var scratch = [UInt8](repeating: 0, count: chunk)
+                while cursor < end {
+                    let want = min(chunk, end - cursor)
+                    let got = scratch.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(cursor)) }
+                    if got <= 0 { failed = got < 0; cursor = end; break }
+                    if let nl = scratch[0..<got].firstIndex(of: 0x0A) { cursor += nl + 1; break }
+                    cursor += got
+                }
+                offset = min(cursor, end)
+                buffer = []
+                used = 0
+                bufferStart = offset
+                return (head[...], at)
+            }
             // Keep the part line, then read more after it (growing for a long line).
             let keep = Array(buffer[from..<used])
             let size = max(chunk, keep.count * 2)
@@ -59,4 +79,7 @@ struct ReportCursor {
     }
 
     private(set) var failed = false
+
+    /// The longest line read whole: a report line is a few hundred bytes.
+    static let maxLine = 1 << 20
 }

@@ -22,6 +22,8 @@ struct ShardSpec: Equatable, Sendable {
     var text: String { "\(index + 1)/\(count)" }
 
     static let usage = "--shard must be K/N with 1 <= K <= N (like 2/8), auto, or auto/N"
+    /// As many shards as `--shard K/N` takes (an engine's count is read, not trusted).
+    static let maxCount = ValueParser.maxDimension
 
     static func parse(_ spec: String, balance: Balance = .count, environment: [String: String]) throws -> ShardSpec {
         let parts = spec.split(separator: "/", omittingEmptySubsequences: false)
@@ -52,6 +54,9 @@ struct ShardSpec: Equatable, Sendable {
         }
         guard let n = given ?? counts.first else {
             throw UsageError(message: "--shard auto: \(first.engine.indexVariable) gives the index, but \(first.engine.title) does not export how many there are; give --shard auto/N")
+        }
+        guard n <= ShardSpec.maxCount else {
+            throw UsageError(message: "--shard \(spec): \(n) shards is more than \(ShardSpec.maxCount); no engine starts that many")
         }
         guard first.index < n else {
             throw UsageError(message: "--shard \(spec): \(first.engine.indexVariable)=\(first.index) is past the last of \(n) shards (they count from 0)")
