@@ -58,22 +58,23 @@ package enum AspectFill {
         let (W, H) = (Int128(target.width), Int128(target.height))
         func floorDiv(_ a: Int128, _ b: Int128) -> Int { Int(a >= 0 ? a / b : -((-a + b - 1) / b)) }
         func ceilDiv(_ a: Int128, _ b: Int128) -> Int { Int(a >= 0 ? (a + b - 1) / b : -((-a) / b)) }
-        if w * H > W * h {
-            // The window is h*W/H wide; in units of 1/(2 H d): edge = 2 H p - h W d.
-            let (p, d) = focus.x.position(extent: image.width)
+        // Along the free axis (from `start`, `length` long; the window `across`
+        // * `along` / `other` of it), in units of 1/(2 other d):
+        // edge = 2 other p - across along d, kept between the region's edges.
+        func window(_ c: FocusPoint.Coordinate, extent: Int, start: Int128, length: Int128, across: Int128,
+                    along: Int128, other: Int128) -> (Int, Int) {
+            let (p, d) = c.position(extent: extent)
             let (P, D) = (Int128(p), Int128(d))
-            let den = 2 * H * D
-            let lo = 2 * x * H * D, hi = (2 * x * H + 2 * (w * H - h * W)) * D
-            let x0 = min(max(2 * H * P - h * W * D, lo), hi)
-            let left = floorDiv(x0, den), right = ceilDiv(x0 + 2 * h * W * D, den)
+            let den = 2 * other * D
+            let lo = 2 * start * other * D, hi = (2 * start * other + 2 * (length * other - across * along)) * D
+            let e0 = min(max(2 * other * P - across * along * D, lo), hi)
+            return (floorDiv(e0, den), ceilDiv(e0 + 2 * across * along * D, den))
+        }
+        if w * H > W * h {
+            let (left, right) = window(focus.x, extent: image.width, start: x, length: w, across: h, along: W, other: H)
             return Rect(x: left, y: region.y, width: right - left, height: region.height)
         } else {
-            let (p, d) = focus.y.position(extent: image.height)
-            let (P, D) = (Int128(p), Int128(d))
-            let den = 2 * W * D
-            let lo = 2 * y * W * D, hi = (2 * y * W + 2 * (h * W - w * H)) * D
-            let y0 = min(max(2 * W * P - w * H * D, lo), hi)
-            let top = floorDiv(y0, den), bottom = ceilDiv(y0 + 2 * w * H * D, den)
+            let (top, bottom) = window(focus.y, extent: image.height, start: y, length: h, across: w, along: H, other: W)
             return Rect(x: region.x, y: top, width: region.width, height: bottom - top)
         }
     }
