@@ -39,6 +39,9 @@ package struct EncodeOptions: Sendable {
     package var targetSSIM: Double? = nil
     /// The highest quality whose file is at most this many bytes.
     package var maxBytes: Int? = nil
+    /// Shown the pixels this output's encoder is given, for its placeholders; never
+    /// changes the bytes, and never passed on to an encoder a writer runs inside its own.
+    package var previewTap: PreviewTap? = nil
 
     package init() {}
 

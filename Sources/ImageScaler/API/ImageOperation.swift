@@ -120,9 +120,9 @@ public enum ImageOperation: Sendable {
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
         let dropped = Locked<[String]>(job.notices)
-        let results: [Result<RenderResult, Error>]
+        let rendered: [Result<RenderResult, Error>]
         do {
-            results = try executor.render(wanted.map { i in
+            rendered = try executor.render(wanted.map { i in
                 RenderExecutor.Output(format: job.formats[i], encoding: { channels in
                     let (kept, warnings) = job.encoding(i, channels: channels)
                     dropped.withLock { list in list += warnings.filter { !list.contains($0) } }
@@ -133,6 +133,13 @@ public enum ImageOperation: Sendable {
             throw DamageProbe.truthful(error, data: data, options: decode)
         }
         let warnings = dropped.withLock { $0 }
+        let results = zip(wanted, rendered).map { i, result in
+            result.map { r in
+                var r = r
+                r.preview = job.taps[i]?.image
+                return r
+            }
+        }
         guard !warnings.isEmpty else { return results }
         return results.map { result in
             result.map { r in

@@ -6,10 +6,14 @@ extension ImageOperation {
     public struct Output: Sendable {
         public var operation: ImageOperation
         public var format: ImageFormat?
+        /// When set, the result also holds the pixels encoded, reduced to fit this box
+        /// (`RenderResult.preview`), for placeholders; the output's bytes are the same.
+        public var preview: Size? = nil
 
-        public init(_ operation: ImageOperation, as format: ImageFormat? = nil) {
+        public init(_ operation: ImageOperation, as format: ImageFormat? = nil, preview: Size? = nil) {
             self.operation = operation
             self.format = format
+            self.preview = preview
         }
     }
 }

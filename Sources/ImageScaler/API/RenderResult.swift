@@ -12,6 +12,10 @@ public struct RenderResult: Sendable {
     public var ssim: Double? = nil
     /// The files the search encoded to choose.
     public var encodes: Int? = nil
+    /// The pixels encoded (an animation's first frame), reduced to fit the output's
+    /// `preview` box as Pillow's `thumbnail` sizes it, with Pillow's bicubic; nil when
+    /// no box was asked for.
+    public var preview: PixelBuffer? = nil
 }
 
 extension RenderResult {

@@ -165,7 +165,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// An encoder for rows of `channels` channels.
     func encoder(width: Int, height: Int, channels: Int, options: EncodeOptions) throws -> any RowEncoder {
         guard let writer = codec.writer else { throw EncodeError.unsupported(self) }
-        return try writer.rows(width, height, channels, options)
+        guard let tap = options.previewTap else { return try writer.rows(width, height, channels, options) }
+        // A container's writer runs a format's encoder inside its own: only the outer one is watched.
+        var inner = options
+        inner.previewTap = nil
+        return TappedRowEncoder(try writer.rows(width, height, channels, inner), tap: tap, width: width, height: height, channels: channels)
     }
 
     /// The metadata of `options` this format can carry for an image of `channels`
@@ -189,6 +193,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// (`QualitySearch`) and reported with its score.
     func encodeReporting(_ image: PixelBuffer, palettise: Bool, options: EncodeOptions) throws -> Encoded {
         if palettise, let write = codec.writer?.palette {
+            options.previewTap?.take(image)
+            var options = options
+            options.previewTap = nil
             if let (entries, indices) = Palettizer.palettize(image), entries.count / 4 <= options.colors ?? 256 {
                 return Encoded(bytes: try write(image.size, entries, indices, options))
             }
@@ -236,6 +243,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     /// A whole 16-bit image in this format.
     func encode(_ image: WideImage, options: EncodeOptions) throws -> [UInt8] {
         guard let wide = codec.writer?.wide else { throw EncodeError.noSixteenBits(self) }
+        var options = options
+        if let tap = options.previewTap {
+            tap.take(image.narrowed())
+            options.previewTap = nil
+        }
         return try wide(image, options)
     }
 }

@@ -79,8 +79,10 @@ enum AnimationRender {
         guard let (decoder, canvas, planned) = try prepare(data, outputs: outputs, decode: decode, settings: settings,
                                                              announce: true) else { return nil }
         let info = decoder.info
-        return try planned.map { p in
+        return try zip(outputs, planned).map { output, p in
             let plan = p.plan
+            // An animation's placeholder is its first frame's, as a viewer shows it before playing.
+            let tap = output.preview.map(PreviewTap.init(box:))
             try MemoryBudget.check(p.memory, budget: decode.maxMemory)
             // Opened once the budget allows its canvases.
             guard let frames = try decoder.frames(options: decode) else { throw DecodeError.invalid(info.format, "its frames cannot be read") }
@@ -95,6 +97,7 @@ enum AnimationRender {
                     if count > decode.maxFrames { throw DecodeError.tooManyFrames(count, limit: decode.maxFrames) }
                     try decode.cancellation?.check()
                     let (planned, _) = try RenderExecutor(decoder: FrameDecoder(frame: frame, info: canvas), plan: plan, options: decode).image()
+                    if count == 1 { tap?.take(planned) }
                     try sink(planned, ms)
                 }
             }
@@ -121,7 +124,9 @@ enum AnimationRender {
             } else {
                 try produce { try encoder.add($0, milliseconds: $1) }
             }
-            return RenderResult(bytes: try encoder.finish(), size: plan.output, info: info)
+            var result = RenderResult(bytes: try encoder.finish(), size: plan.output, info: info)
+            result.preview = tap?.image
+            return result
         }
     }
 }

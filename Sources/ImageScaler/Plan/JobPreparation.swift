@@ -19,6 +19,8 @@ struct JobPreparation {
     let passes: [[DecodePass]]
     /// Each output's encoder options, resolved.
     private(set) var encoders: [EncoderChoice] = []
+    /// What watches each output's encoded pixels, where a preview was asked for.
+    let taps: [PreviewTap?]
     /// The estimate of the schedule's largest round.
     var memory: Int { schedule.memory }
     /// The input's own header (a drawn picture's, not its drawing's).
@@ -79,7 +81,11 @@ struct JobPreparation {
             if trimmedTo == nil { notices.append("it is all one colour within --trim's threshold, so it was left whole") }
         }
         let upright = settings.autoOrient ? info.uprightSize : info.size
-        for (output, format) in zip(outputs, formats) {
+        let taps = outputs.map { $0.preview.map(PreviewTap.init(box:)) }
+        for (output, (format, tap)) in zip(outputs, zip(formats, taps)) {
+            // A watched output's pixels are encoded, so it is never a recompression.
+            var encode = encode
+            encode.previewTap = tap
             var operation = try output.operation.resolvingPixelGravity(data, info: info, decode: decode, autoOrient: settings.autoOrient)
             if let trimmedTo { operation = try operation.trimmed(to: trimmedTo, upright: upright) }
             let plan = try RenderPlan(operation, info: info, capabilities: decoder.capabilities, dataBytes: data.count,
@@ -90,6 +96,7 @@ struct JobPreparation {
             plans.append(plan)
         }
         self.outputs = outputs
+        self.taps = taps
         self.formats = formats
         self.plans = plans
         // Every output's encoder holds the metadata it carries, and its file holds it
@@ -137,6 +144,7 @@ struct JobPreparation {
 
     private func resolve(_ index: Int, channels: Int) -> (EncodeOptions, [String]) {
         var o = encode
+        o.previewTap = taps[index]
         if settings.keepMetadata {
             o.exif = uprightEXIF[index]
             o.xmp = uprightXMP

@@ -176,7 +176,7 @@ package struct RenderPlan {
         // with the coded data shows them turned as well) and a writer that takes the
         // input's coded data as it is: nothing is decoded.
         let onlyTurns = stages.allSatisfy { if case .orient = $0 { return true } else { return false } }
-        let recompression = operation.isConvert && self.depth == 8 && onlyTurns && (autoOrient || info.orientation == .up)
+        let recompression = operation.isConvert && self.depth == 8 && onlyTurns && (autoOrient || info.orientation == .up) && encode.previewTap == nil
             ? format?.codec.writer?.recompression?(info.format, encode) : nil
         self.recompression = recompression
         if recompression != nil {

@@ -37,18 +37,21 @@ final class BatchReporter: Sendable {
         /// as the report writes it (six decimals).
         var quality: Int? = nil
         var ssim: String? = nil
+        /// `--placeholder`'s fields, in the order asked (`Placeholders`).
+        var placeholders = Placeholders()
 
-        init(bytes: Int, format: String, sha256: String, quality: Int? = nil, ssim: String? = nil) {
+        init(bytes: Int, format: String, sha256: String, quality: Int? = nil, ssim: String? = nil, placeholders: Placeholders = Placeholders()) {
             self.bytes = bytes
             self.format = format
             self.sha256 = sha256
             self.quality = quality
             self.ssim = ssim
+            self.placeholders = placeholders
         }
 
-        init(_ data: [UInt8], quality: Int? = nil, ssim: Double? = nil) {
+        init(_ data: [UInt8], quality: Int? = nil, ssim: Double? = nil, placeholders: Placeholders = Placeholders()) {
             self.init(bytes: data.count, format: ImageFormat.sniff(data)?.rawValue ?? "", sha256: SHA256.hex(data),
-                      quality: quality, ssim: ssim.map(WrittenFile.decimals))
+                      quality: quality, ssim: ssim.map(WrittenFile.decimals), placeholders: placeholders)
         }
 
         /// Six decimals, rounded, in fixed notation.
@@ -137,7 +140,8 @@ final class BatchReporter: Sendable {
             s.inputs += 1
             for output in outcome.outputs where output.status != .failed {
                 if let key = output.key, let file = output.file, let size = output.size, let stamps = output.stamps {
-                    s.made[output.output] = BuildManifest.Entry(key: key, sha256: file.sha256, size: size, stamps: stamps)
+                    s.made[output.output] = BuildManifest.Entry(key: key, sha256: file.sha256, size: size, stamps: stamps,
+                                                                        placeholders: file.placeholders)
                 }
             }
             // The progress line is cleared first, so no message starts in its middle,
@@ -196,6 +200,7 @@ final class BatchReporter: Sendable {
             json.add("sha256", output.file?.sha256)
             json.add("quality", output.file?.quality)
             if let ssim = output.file?.ssim { json.add("ssim", raw: ssim) }
+            for (key, value) in output.file?.placeholders.fields ?? [] { json.add(key, raw: value) }
             json.add("note", output.note)
             for (key, value) in runFields { json.add(key, raw: value) }
             json.add("ms", outcome.milliseconds)

@@ -234,20 +234,27 @@ final class BatchRunner: Sendable {
         guard output != "-", FileName.withCString(output, { stat($0, &o) }) == 0, (o.st_mode & S_IFMT) == S_IFREG,
               let data = try? ImageFile.readImage(output, limit: settings.decode.maxMemory),
               let info = try? ImageCodec.info(data) else { return nil }
-        return (info.size, settings.fileFacts ? BatchReporter.WrittenFile(data) : nil)
+        guard settings.fileFacts else { return (info.size, nil) }
+        // A file made by hand or by another tool has no manifest line to hold them.
+        let placeholders = settings.placeholders.isEmpty ? Placeholders()
+            : try? Placeholders(settings.placeholders, ofFile: data, decode: settings.decode, blurhash: settings.blurhashComponents)
+        guard let placeholders else { return nil }
+        return (info.size, BatchReporter.WrittenFile(data, placeholders: placeholders))
     }
 
     /// The output, and its stamp, when the manifest says `key` made it and the file is
     /// still that one: by its stamp, or else by its bytes' digest.
     private func current(_ output: String, key: String) -> (Size, BatchReporter.WrittenFile, String)? {
         guard let entry = manifest?.entry(for: output), entry.key == key, let stamp = BuildManifest.stamp(output) else { return nil }
+        // Placeholders the entry lacks: the output is made again (the same bytes), with them.
+        guard let placeholders = entry.placeholders.selecting(settings.placeholders, blurhash: settings.blurhashComponents) else { return nil }
         // The stamp is ino-length-mtime-ctime: its second field is the file's length.
         if stamp == entry.stamps.output, let format = ImageFormat.fromExtension(of: output)?.rawValue,
            let length = Int(stamp.split(separator: "-")[1]) {
-            return (entry.size, BatchReporter.WrittenFile(bytes: length, format: format, sha256: entry.sha256), stamp)
+            return (entry.size, BatchReporter.WrittenFile(bytes: length, format: format, sha256: entry.sha256, placeholders: placeholders), stamp)
         }
         guard let data = try? ImageFile.read(output, limit: settings.decode.maxMemory) else { return nil }
-        let file = BatchReporter.WrittenFile(data)
+        let file = BatchReporter.WrittenFile(data, placeholders: placeholders)
         return file.sha256 == entry.sha256 ? (entry.size, file, stamp) : nil
     }
 

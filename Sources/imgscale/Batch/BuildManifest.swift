@@ -13,8 +13,9 @@ import ImageScaler
 /// so a fresh `git clone` skips as well as the checkout that made the outputs.
 ///
 /// The file is text: a first line `imgscale-manifest 1`, then
-/// `KEY SHA256 WxH OUTPUTSTAMP INPUTSTAMP INPUTSHA NAMEHEX`, the name as hex bytes (any
-/// file name, one field). A file that does not parse is foreign or
+/// `KEY SHA256 WxH OUTPUTSTAMP INPUTSTAMP INPUTSHA NAMEHEX [PLACEHOLDERSHEX]`, the name
+/// as hex bytes (any file name, one field), then the output's placeholders' text
+/// (`Placeholders.text`) as hex where it has any. A file that does not parse is foreign or
 /// corrupt: ignored with one warning, its outputs remade, and replaced. Runs sharing a
 /// directory (shards) add their lines under its lock; a skip needs a key and a digest
 /// that both match, so even a lost line would only cost a remake.
@@ -26,6 +27,8 @@ struct BuildManifest: Sendable {
         let size: Size
         /// What the run knew of the files (`Stamps`).
         let stamps: Stamps
+        /// Its `--placeholder` fields, so a skipped output is reported with them.
+        var placeholders = Placeholders()
     }
 
     /// What lets a rerun skip reading files, as git's index does: the input's and the
@@ -87,12 +90,18 @@ struct BuildManifest: Sendable {
         var entries: [String: Entry] = [:]
         for line in lines.dropFirst() where !line.isEmpty {
             let fields = String(decoding: line, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
-            guard fields.count == 7, SHA256.isDigest(fields[0]), SHA256.isDigest(fields[1]), SHA256.isDigest(fields[5]),
+            guard fields.count == 7 || fields.count == 8, SHA256.isDigest(fields[0]), SHA256.isDigest(fields[1]), SHA256.isDigest(fields[5]),
                   case let sides = fields[2].split(separator: "x", omittingEmptySubsequences: false), sides.count == 2,
                   let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0, isStamp(fields[3]), isStamp(fields[4]),
                   let name = Hex.bytes(fields[6].utf8), !name.isEmpty, !name.contains(0x2F), !name.contains(0) else { return nil }
+            var placeholders = Placeholders()
+            if fields.count == 8 {
+                guard let bytes = Hex.bytes(fields[7].utf8), let parsed = Placeholders(text: String(decoding: bytes, as: UTF8.self)) else { return nil }
+                placeholders = parsed
+            }
             entries[FileName.decode(name)] = Entry(key: String(fields[0]), sha256: String(fields[1]), size: Size(width: w, height: h),
-                                                   stamps: Stamps(input: String(fields[4]), inputSHA: String(fields[5]), output: String(fields[3])))
+                                                   stamps: Stamps(input: String(fields[4]), inputSHA: String(fields[5]), output: String(fields[3])),
+                                                   placeholders: placeholders)
         }
         return entries
     }
@@ -174,7 +183,8 @@ struct BuildManifest: Sendable {
             for name in entries.keys.sorted() {
                 let e = entries[name]!
                 text += "\(e.key) \(e.sha256) \(e.size.width)x\(e.size.height) \(e.stamps.output) \(e.stamps.input) \(e.stamps.inputSHA) "
-                    + SHA256.hex(digest: FileName.bytes(name)) + "\n"
+                    + SHA256.hex(digest: FileName.bytes(name))
+                    + (e.placeholders.fields.isEmpty ? "" : " " + SHA256.hex(digest: Array(e.placeholders.text.utf8))) + "\n"
             }
             do {
                 try ImageFile.writeRegular(Array(text.utf8), to: dir + fileName)

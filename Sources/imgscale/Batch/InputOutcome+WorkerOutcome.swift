@@ -22,6 +22,7 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
             w.string(output.file?.sha256)
             w.int(output.file?.quality ?? -1)
             w.string(output.file?.ssim)
+            w.string(output.file?.placeholders.text)
             w.string(output.key)
             w.string(output.stamps?.input)
             w.string(output.stamps?.inputSHA)
@@ -45,11 +46,12 @@ extension BatchReporter.InputOutcome: WorkerOutcome {
             let status = BatchReporter.Status(rawValue: r.string() ?? "") ?? .failed
             let failure = r.string()
             let w = r.int(), h = r.int()
-            let bytes = r.int(), format = r.string(), sha = r.string(), quality = r.int(), ssim = r.string(), key = r.string()
+            let bytes = r.int(), format = r.string(), sha = r.string(), quality = r.int(), ssim = r.string(), placeholders = r.string(), key = r.string()
             let stampIn = r.string(), stampSHA = r.string(), stampOut = r.string(), note = r.string()
             let stamps = stampIn.flatMap { i in stampSHA.flatMap { s in stampOut.map { BuildManifest.Stamps(input: i, inputSHA: s, output: $0) } } }
             let file = bytes >= 0 ? BatchReporter.WrittenFile(bytes: bytes, format: format ?? "", sha256: sha ?? "",
-                                                              quality: quality >= 0 ? quality : nil, ssim: ssim) : nil
+                                                              quality: quality >= 0 ? quality : nil, ssim: ssim,
+                                                              placeholders: placeholders.flatMap(Placeholders.init(text:)) ?? Placeholders()) : nil
             outputs.append(.init(output: path, status: status, error: failure, size: w >= 0 && h >= 0 ? Size(width: w, height: h) : nil,
                                  file: file, key: key, stamps: stamps, note: note))
         }

@@ -15,7 +15,8 @@ enum JobProcessor {
         let data = try given ?? ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
                 // A container's other sizes are rendered after the outputs, from the same
         // decodes, each a file of its own that the container's then takes in.
-        var outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format) }
+        let preview = settings.placeholders.isEmpty ? nil : Placeholder.previewBox
+        var outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format, preview: preview) }
         var entries: [Int: Range<Int>] = [:]
         for i in wanted where !job.outputs[i].entries.isEmpty {
             entries[i] = outputs.count ..< outputs.count + job.outputs[i].entries.count
@@ -39,7 +40,9 @@ enum JobProcessor {
                 // that comes now leaves no file behind that no report names.
                 try Interruption.checkBeforeWriting()
                 try ImageFile.write(bytes, to: output.path)
-                return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim) : nil)
+                let placeholders = try result.preview.map { try Placeholders(settings.placeholders, of: $0, blurhash: settings.blurhashComponents) }
+                return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim,
+                                                                                    placeholders: placeholders ?? Placeholders()) : nil)
             }
         }
         // An output's own warnings (a palette it could not have) join the input's.

@@ -62,6 +62,8 @@ enum Commands {
         OptionSpec("balance", value: "count|cost", .choice(ShardSpec.Balance.allCases.map(\.rawValue)),
                    "how --shard deals inputs: count (default: input i to shard i mod N) or cost (by what each header predicts, the same on every machine)"),
         OptionSpec("report", value: "PATH", "write a JSON line per input to PATH ('-' = stdout)"),
+        OptionSpec("placeholder", value: "LIST", "add to each output's --report line (and --if-changed's manifest): \(Placeholder.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated; from the pixels encoded, reduced to 100 pixels (docs/placeholders.md)"),
+        OptionSpec("blurhash-components", value: "X,Y", "BlurHash's components across and down, 1-9 each (default 4,3)"),
         OptionSpec("progress", value: "auto|always|never", .choice(["auto", "always", "never"]), "progress on stderr (default auto: only on a terminal)"),
         OptionSpec("quiet", short: "q", "no summary line"),
         OptionSpec("verbose", short: "v", "say how each input was decoded: how many decodes, at which scale, for which outputs"),
@@ -99,6 +101,31 @@ enum Commands {
             }
             return ColorTarget(.icc(bytes), intent: intent, label: FileName.display(given))
         }
+    }
+
+    /// `--placeholder LIST` and `--blurhash-components X,Y`, checked.
+    static func placeholders(_ args: ParsedArguments) throws -> ([Placeholder], (x: Int, y: Int)) {
+        var kinds: [Placeholder] = []
+        if let list = args.value("placeholder") {
+            for name in list.split(separator: ",", omittingEmptySubsequences: false).map({ String($0.filter { $0 != " " }).lowercased() }) {
+                guard let kind = Placeholder(rawValue: name) else {
+                    throw UsageError(message: "--placeholder: unknown '\(name)'; give \(Placeholder.allCases.map(\.rawValue).joined(separator: ", ")), comma-separated")
+                }
+                if !kinds.contains(kind) { kinds.append(kind) }
+            }
+            guard args.has("report") else {
+                throw UsageError(message: "--placeholder adds fields to each output's --report line; give --report PATH ('-' = stdout)")
+            }
+        }
+        guard let given = args.value("blurhash-components") else { return (kinds, (4, 3)) }
+        guard kinds.contains(.blurhash) else {
+            throw UsageError(message: "--blurhash-components shapes --placeholder blurhash, which is not asked for")
+        }
+        let parts = given.split(separator: ",", omittingEmptySubsequences: false).map { Int(String($0.filter { $0 != " " })) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], BlurHash.componentRange.contains(x), BlurHash.componentRange.contains(y) else {
+            throw UsageError(message: "--blurhash-components must be X,Y with each from 1 to 9, like 4,3, not '\(given)'")
+        }
+        return (kinds, (x, y))
     }
 
     static func density(_ args: ParsedArguments) throws -> Double {
@@ -496,6 +523,7 @@ enum Commands {
         settings.render.animated = args.has("animated")
         settings.decode.maxFrames = args.int("max-frames") ?? 1000
         settings.fileFacts = args.has("report") || args.has("if-changed")
+        (settings.placeholders, settings.blurhashComponents) = try placeholders(args)
         let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         let workers = args.int("jobs") ?? max(1, cores)
         let progressMode = args.value("progress") ?? "auto"

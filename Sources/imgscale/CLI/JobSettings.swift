@@ -8,4 +8,8 @@ struct JobSettings: Sendable {
     /// Whether each output's length, format and SHA-256 are wanted (`--report`,
     /// `--if-changed`); hashing is not paid for otherwise.
     var fileFacts = false
+    /// `--placeholder`: what each output's report line adds, in this order.
+    var placeholders: [Placeholder] = []
+    /// `--blurhash-components`.
+    var blurhashComponents = (x: 4, y: 3)
 }

@@ -10,7 +10,6 @@
 enum SVGSelfReference {
     static let uriPrefix = SVGBytes.marker("data:image/svg+xml;base64,")
     static let imageTag = SVGBytes.marker("<image"), hrefName = SVGBytes.marker("href")
-    static let base64Digits = SVGBytes.marker("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
     /// `document` with each self-referring `<image>` href made a `data:` URI of it.
     static func resolved(_ document: [UInt8], fileName: String?, maxBytes: Int) throws -> [UInt8] {
@@ -26,7 +25,7 @@ enum SVGSelfReference {
             i = end
         }
         guard !values.isEmpty else { return document }
-        let uri = uriPrefix + base64(document)
+        let uri = uriPrefix + Base64.encode(document)
         let (grown, overflow) = uri.count.multipliedReportingOverflow(by: values.count)
         guard !overflow, document.count + grown <= maxBytes else {
             throw DecodeError.invalid(.svg, "\(values.count) <image> elements refer to the document itself; drawn inside it they would be over \(maxBytes >> 20) MiB of SVG")
@@ -68,20 +67,5 @@ enum SVGSelfReference {
     private static func trimmed(_ value: ArraySlice<UInt8>) -> [UInt8] {
         let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
         return Array(value.drop(while: { space.contains($0) }).reversed().drop(while: { space.contains($0) }).reversed())
-    }
-
-    private static func base64(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i < bytes.count {
-            let n = min(3, bytes.count - i)
-            var v = Int(bytes[i]) << 16
-            if n > 1 { v |= Int(bytes[i + 1]) << 8 }
-            if n > 2 { v |= Int(bytes[i + 2]) }
-            for k in 0..<4 { out.append(k <= n ? base64Digits[(v >> (18 - 6 * k)) & 63] : 0x3D) }
-            i += 3
-        }
-        return out
     }
 }
