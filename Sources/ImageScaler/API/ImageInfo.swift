@@ -26,6 +26,11 @@ public struct ImageInfo: Equatable, Sendable {
     /// Bytes a decode holds besides the rows it hands over: a progressive JPEG's
     /// coefficients, an interlaced PNG's whole image, libpng's row buffers.
     public var workingBytes: Int = 0
+    /// An HDR photo's gain map (UltraHDR), kept through fill, fit and crop into a JPEG.
+    public var gainMap: GainMap? = nil
+    /// Why a gain map the file lists was not kept (an index pointing outside the file...):
+    /// said by a render that would have kept it.
+    public var gainMapDropped: String? = nil
     /// Things worth telling the user that did not stop the decode (broken EXIF).
     public var warnings: [String] = []
 

@@ -119,7 +119,7 @@ public enum ImageOperation: Sendable {
                                       threads: settings.threads, permits: job.schedule.permits, trims: job.schedule.tight)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
-        let dropped = Locked<[String]>(job.notices)
+        let dropped = Locked<[String]>(job.notices + (settings.keepGainMap ? [job.info.gainMapDropped].compactMap { $0 } : []))
         let rendered: [Result<RenderResult, Error>]
         do {
             rendered = try executor.render(wanted.map { i in
@@ -132,21 +132,35 @@ public enum ImageOperation: Sendable {
         } catch let error as DecodeError {
             throw DamageProbe.truthful(error, data: data, options: decode)
         }
+        // An HDR photo's gain map, resized to each output whose format holds one.
+        let gainMap = settings.keepGainMap ? job.info.gainMap.map {
+            GainMapRender($0, info: job.info, autoOrient: settings.autoOrient, decode: decode, filter: settings.filter)
+        } : nil
+        var mapped: [Int: [UInt8]] = [:]
+        if let gainMap {
+            for (i, result) in zip(wanted, rendered) {
+                guard case .success(let r) = result else { continue }
+                if let why = GainMapRender.dropped(job.formats[i], plan: job.plans[i]) {
+                    dropped.withLock { list in if !list.contains(why) { list.append(why) } }
+                    continue
+                }
+                do {
+                    mapped[i] = try gainMap.attach(to: r.bytes, format: job.formats[i], plan: job.plans[i])
+                } catch {
+                    // The picture is whole without it.
+                    let why = "gain map dropped: \(error)"
+                    dropped.withLock { list in if !list.contains(why) { list.append(why) } }
+                }
+            }
+        }
         let warnings = dropped.withLock { $0 }
-        let results = zip(wanted, rendered).map { i, result in
+        return zip(wanted, rendered).map { i, result in
             result.map { r in
                 var r = r
                 r.preview = job.taps[i]?.image
+                if let bytes = mapped[i] { r.bytes = bytes }
+                r.info.warnings += warnings.filter { !r.info.warnings.contains($0) }
                 return r
-            }
-        }
-        guard !warnings.isEmpty else { return results }
-        return results.map { result in
-            result.map { r in
-                var info = r.info
-                info.warnings += warnings.filter { !info.warnings.contains($0) }
-                return RenderResult(bytes: r.bytes, size: r.size, info: info, decodeScale: r.decodeScale, quality: r.quality,
-                                    ssim: r.ssim, encodes: r.encodes)
             }
         }
     }

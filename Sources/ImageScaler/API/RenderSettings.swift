@@ -24,6 +24,8 @@ package struct RenderSettings: Sendable {
     package var linear = false
     /// Crop away a uniform border before the operation (`--trim`, `TrimFinder`).
     package var trim: TrimFinder.Options? = nil
+    /// `--gain-map keep`: an HDR photo's gain map resized with it into formats that hold one.
+    package var keepGainMap = true
     /// Threads one image may use. With 2 or more, decoding runs ahead on a second
     /// core while this one resamples and encodes, and a JPEG region with restart markers
     /// is decoded in two halves at once. The bytes are the same at any count.

@@ -84,6 +84,9 @@ struct CodecDescriptor: Sendable {
         /// Bytes that recompression with these options holds for a picture of this size,
         /// beyond the file's.
         var recompressionBytes: @Sendable (EncodeOptions, Size) -> Int = { _, _ in 0 }
+        /// The encoded `base` with a gain map of the input (`GainMap`), resized to the
+        /// output, in the format's container for HDR photos; nil: gain maps are dropped.
+        var gainMap: (@Sendable (_ base: [UInt8], _ map: PixelBuffer, GainMap) throws -> [UInt8])? = nil
         /// A palette image of `size`: RGBA entries and one index byte a pixel, for a format
         /// that stores palettes (the plan's palettise stage); nil: full colour only.
         var palette: (@Sendable (_ size: Size, _ entries: [UInt8], _ indices: [UInt8], EncodeOptions) throws -> [UInt8])? = nil

@@ -68,6 +68,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
 
     public var isWritable: Bool { codec.writer != nil }
 
+    /// Whether an HDR photo's gain map is kept in this format's output (`GainMap`).
+    public var keepsGainMaps: Bool { codec.writer?.gainMap != nil }
+
     /// How messages name it.
     public var displayName: String { codec.displayName }
 

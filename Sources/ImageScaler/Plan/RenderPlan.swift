@@ -58,6 +58,9 @@ package struct RenderPlan {
     /// The resampled size, upright (before any letterbox).
     let target: Size
     let orientation: Orientation
+    /// The part of the upright picture the output shows, before any letterbox: what a
+    /// gain map's geometry is mapped from.
+    let shown: Rect
     let resample: Resample?
     let path: Path
     /// For `crop` by a decoder that decodes regions: the stored rect kept, and the
@@ -118,6 +121,7 @@ package struct RenderPlan {
             // Without upscaling, a source rect smaller than the target is only cropped:
             // the output is the rect itself, at the target's aspect ratio.
             let fillTarget = !upscale && (rect.width < size.width || rect.height < size.height) ? rect.size : size
+            shown = rect
             target = fillTarget
             output = fillTarget
             resample = RenderPlan.resample(rect, into: fillTarget, info: info, capabilities: capabilities, orientation: orientation,
@@ -126,10 +130,12 @@ package struct RenderPlan {
             let fitted = try AspectFill.fitSize(upright, in: box)
             target = !upscale && (fitted.width > upright.width || fitted.height > upright.height) ? upright : fitted
             output = pad != nil ? box : target
+            shown = Rect(size: upright)
             resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities,
                                            orientation: orientation, filter: filter, linear: linearLight)
         case .crop(let rect, let origin):
             let clipped = try AspectFill.clip(rect, origin: origin, to: upright)
+            shown = clipped
             target = clipped.size
             output = clipped.size
             resample = nil
@@ -144,6 +150,7 @@ package struct RenderPlan {
                                          height: min(info.size.height, kept.maxY + k) - y0))
             }
         case .convert:
+            shown = Rect(size: upright)
             target = upright
             output = upright
             resample = nil

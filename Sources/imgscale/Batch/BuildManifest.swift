@@ -126,7 +126,7 @@ struct BuildManifest: Sendable {
         return ["imgscale \(Commands.version)", String(reflecting: e), "\(d.failOn) \(d.toSRGB) \(d.density) \(d.shrink)" + (d.export.map { " export \(SHA256.hex($0.icc)) \($0.intent)" } ?? "") + (d.page > 0 ? " page \(d.page)" : ""),
                 "\(r.autoOrient) \(r.carryProfile) \(r.keepMetadata) \(r.upscale) \(r.filter)" + (r.animated ? " animated \(d.maxFrames)" : "")
                     + (r.sharpen.map { " sharpen \($0.radius),\($0.percent),\($0.threshold)" } ?? "") + (r.linear ? " linear" : "")
-                    + (r.trim.map { " trim \($0.threshold) \($0.color?.hex ?? "corner")" } ?? "")].joined(separator: "\n")
+                    + (r.trim.map { " trim \($0.threshold) \($0.color?.hex ?? "corner")" } ?? "") + (r.keepGainMap ? "" : " drop-gain-map")].joined(separator: "\n")
     }
 
     /// What one output spec contributes: its operation, its container's other sizes and

@@ -41,6 +41,7 @@ enum Commands {
                    "convert from the input's ICC profile (sRGB without one) to this one and embed it: Display P3 keeps a wide-gamut photo's colours; gray images keep their gray"),
         OptionSpec("intent", value: "I", .choice(ColorTarget.Intent.allCases.map(\.rawValue)),
                    "rendering intent of --export-profile: perceptual (default), relative, saturation or absolute"),
+        OptionSpec("gain-map", value: "keep|drop", .choice(["keep", "drop"]), "an HDR photo's gain map (UltraHDR): resized through the same fill, fit or crop and kept in \(ImageFormat.names(ImageFormat.writable.filter(\.keepsGainMaps), or: true)) output (default keep; other formats say it was dropped); drop writes the SDR picture alone"),
         OptionSpec("keep-metadata", "copy EXIF (orientation reset to 1, thumbnail dropped) and XMP"),
         OptionSpec("animated", "keep every frame of an animated \(ImageFormat.names(ImageFormat.readingAnimations, or: true)): each composited, made as the first would be, written as an animated \(ImageFormat.names(ImageFormat.writingAnimations, or: true)) (as the output's format says) with its delays and loop count (default: the first frame alone)"),
         OptionSpec("max-frames", value: "N", .int(1...1_000_000), "refuse animations of more than N frames with --animated, and any file of more than N coded frames or layers, shown or not (default 1000)"),
@@ -516,6 +517,7 @@ enum Commands {
         settings.render.autoOrient = !args.has("no-auto-orient")
         settings.render.carryProfile = !args.has("strip-profile")
         settings.render.keepMetadata = args.has("keep-metadata")
+        settings.render.keepGainMap = args.value("gain-map") != "drop"
         settings.decode.toSRGB = args.has("to-srgb")
         settings.decode.export = try exportTarget(args)
         settings.decode.density = try density(args)

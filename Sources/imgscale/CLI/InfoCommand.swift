@@ -79,7 +79,7 @@ enum InfoCommand {
                 let upright = Orienter.upright(image, decoded.orientation)
                 hashed = Array(zip(hashes, PerceptualHash.hashes(hashes, of: upright)))
             }
-            for warning in info.warnings { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
+            for warning in info.warnings + [info.gainMapDropped].compactMap({ $0 }) { o.err.append("imgscale: \(FileName.display(path)): warning: \(warning)") }
             let upright = info.uprightSize
             if json {
                 var j = JSON()
@@ -103,6 +103,10 @@ enum InfoCommand {
                 j.add("xmp", info.xmp != nil)
                 j.add("text", info.textCount)
                 j.add("metadata", raw: "[" + info.metadataKinds.map(JSON.quote).joined(separator: ",") + "]")
+                if let map = info.gainMap {
+                    j.add("gain_map_width", map.size.width)
+                    j.add("gain_map_height", map.size.height)
+                }
                 for (h, v) in hashed { j.add(h.rawValue, PerceptualHash.hex(v)) }
                 o.out = j.text
             } else {
@@ -114,6 +118,7 @@ enum InfoCommand {
                     if info.orientation != .up { line += " (upright \(upright))" }
                 }
                 if !info.metadataKinds.isEmpty { line += ", metadata: " + info.metadataKinds.joined(separator: " ") }
+                if let map = info.gainMap { line += ", gain map \(map.size) (HDR)" }
                 for (h, v) in hashed { line += ", \(h.rawValue) \(PerceptualHash.hex(v))" }
                 o.out = line
             }

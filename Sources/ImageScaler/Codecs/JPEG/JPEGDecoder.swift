@@ -13,7 +13,11 @@ package struct JPEGDecoder: RowDecoder {
     /// re-reads the header itself (jpeg_read_header has no way to start from a parsed one).
     package init(_ data: [UInt8]) throws {
         self.data = data
-        info = try JPEGCodec.info(data)
+        var info = try JPEGCodec.info(data)
+        let (gainMap, dropped) = UltraHDRReader.find(in: data, base: info.size)
+        info.gainMap = gainMap
+        info.gainMapDropped = dropped
+        self.info = info
         restarts = RestartIntervalCut.Index(data)
     }
 

@@ -28,6 +28,7 @@ extension CodecDescriptor {
                            ["quality \(o.quality ?? JPEGEncoder.defaultQuality)", o.subsampling.rawValue.map(String.init).joined(separator: ":"),
                             o.optimize ? "trellis-quantised, scans chosen by size" : o.progressive ? "progressive" : "baseline"]
                        },
+                       gainMap: { try UltraHDRWriter.attach(base: $0, map: $1, source: $2) },
                        // Two bytes a coefficient, in imgscale's planes and in libjpeg's
                        // arrays: 3 coefficients a pixel at 4:4:4.
                        // Every coefficient (4:2:0, 2 bytes each) where the Huffman tables are
