@@ -12,6 +12,10 @@ public func fuzzJPEG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         _ = ExifEditor.forUprightOutput(exif, size: Size(width: 70000, height: 3))
     }
     _ = try? JPEGCodec.decode(bytes, options: options)
+    // An MPF index and a gain map read from a stranger's bytes, and one written back.
+    if let map = UltraHDRReader.find(in: bytes, base: Size(width: 1 << 16, height: 1 << 16)).0 {
+        _ = try? UltraHDRWriter.attach(base: bytes, map: try PixelBuffer(width: 3, height: 2, channels: 1, value: 128), source: map)
+    }
     // Small regions: restart-interval cuts of the compressed data, then libjpeg on them.
     for region in [Rect(x: 1, y: 2, width: 5, height: 3), Rect(x: 17, y: 9, width: 40, height: 1)] {
         _ = try? JPEGCodec.decode(bytes, options: options, region: region)
