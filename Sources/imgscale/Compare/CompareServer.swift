@@ -21,6 +21,8 @@ struct CompareServer {
         var input = LineReader(fd: 0)
         var number = 0
         var guarded = DiffGuard()
+        let limits = WorkerPool.Limits(budget: command.decode.maxMemory, images: 2, cpuSeconds: nil)
+        let alone = ServerWorker(limits: limits) { line, number in serve(CompareServer.parse(line), number: number) }
         while true {
             let lines = input.next(atMost: 4096)
             guard !lines.isEmpty else { return 0 }
@@ -36,8 +38,13 @@ struct CompareServer {
             let count = lines.count
             var results = [CompareCommand.Outcome?](repeating: nil, count: count)
             @Sendable func outcome(_ i: Int) -> CompareCommand.Outcome { serve(batch[i], number: first + i) }
-            if WorkerPool.available {
-                let pool = WorkerPool(limits: .init(budget: command.decode.maxMemory, images: 2, cpuSeconds: nil))
+            if count == 1, case .pair = batch[0], WorkerPool.available {
+                // A test runner's request alone: to the worker kept for it.
+                results[0] = alone.run(line: lines[0].text, number: first) {
+                    CompareServer.failure(first, "the comparison's worker died: \($0)")
+                }
+            } else if WorkerPool.available {
+                let pool = WorkerPool(limits: limits)
                 let finished = pool.runAll(count: count, width: min(width, count), run: outcome, record: { results[$0] = $1 },
                                            crashed: { i, why in CompareServer.failure(first + i, "the comparison's worker died: \(why)") })
                 // Stopped (SIGTERM, SIGINT): the answers made are given, then the server ends.
