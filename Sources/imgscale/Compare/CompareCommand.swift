@@ -20,6 +20,8 @@ struct CompareCommand {
     /// Paths found in a walk or named by a server's client, not typed by the user: read
     /// and written only as regular files, never through a link.
     var strictPaths = false
+    /// `--goldens-template`: each golden read through it.
+    var template: GoldenTemplate? = nil
 
     /// What became of one pair.
     struct Outcome: Sendable {
@@ -89,6 +91,7 @@ struct CompareCommand {
         var command = CompareCommand(args: args, comparison: comparison, limits: limits, decode: decode,
                                      autoOrient: !args.has("no-auto-orient"),
                                      style: args.choice("diff-style", as: DiffImage.Style.self) ?? .overlay, json: args.has("json"))
+        command.template = try GoldenTemplate.parse(args)
         if args.has("server") {
             guard args.positionals.isEmpty else { throw UsageError(message: "--server reads its pairs from stdin, one JSON request a line; give no paths") }
             for option in ["diff", "junit", "html", "update", "keep-near-miss"] where args.has(option) {
@@ -151,8 +154,9 @@ struct CompareCommand {
     /// One pair: a line (or JSON), the diff when they differ, an update when asked. A
     /// golden not there yet is "extra", as in directory mode: exit 1, or recorded by
     /// `--update missing`.
-    private func runPair(_ expected: String, _ actual: String) -> Int32 {
+    private func runPair(_ given: String, _ actual: String) -> Int32 {
         let name = ImageFile.split(actual).name
+        let (expected, kind) = template?.resolve(pair: given) ?? (given, "")
         var outcome: Outcome
         var st = stat()
         if FileName.withCString(expected, { lstat($0, &st) }) != 0 && errno == ENOENT,
@@ -175,6 +179,7 @@ struct CompareCommand {
         if let mode = args.value("update"), shouldUpdate(outcome.status, mode: mode) {
             outcome = update(outcome, within: nil)
         }
+        if let template { outcome.json = template.annotate(outcome.json, kind: kind) }
         if outcome.status == .error {
             if json { Console.out(outcome.json) } else { Console.err("imgscale: " + outcome.line) }
         } else {
@@ -217,7 +222,9 @@ struct CompareCommand {
         }
         let expected = Set(goldenFiles).subtracting(masks)
         let actual = Set(actualFiles).subtracting(masks)
-        let names = expected.union(actual).sorted()
+        // Through a template, each actual image has its golden found for it; the goldens
+        // of every platform lie under the directory, so none is "missing" for lacking one.
+        let names = template == nil ? expected.union(actual).sorted() : actual.sorted()
         let diffDir = args.value("diff")
         let applying = names.map { rules?.matching($0) ?? [] }
         if let rules {
@@ -232,7 +239,22 @@ struct CompareCommand {
         let workers = max(1, min(args.int("jobs") ?? cores, max(names.count, 1)))
         @Sendable func outcome(_ i: Int) -> Outcome {
             let name = names[i]
-            let e = join(expectedDir, name), a = join(actualDir, name)
+            var e = join(expectedDir, name)
+            let a = join(actualDir, name)
+            if let template {
+                let (golden, kind) = template.resolve(dir: expectedDir, path: name)
+                e = golden
+                var o: Outcome
+                if kind == "missing" {
+                    o = Outcome(name: name, expected: e, actual: a, status: .extra, line: "extra: \(FileName.display(name)) (no golden at \(FileName.display(e)))",
+                                json: listingJSON(name, e, a, "extra"))
+                    o.assets = reportCopy(of: a, name: name, as: "actual")
+                } else {
+                    o = compared(i, e, a)
+                }
+                o.json = template.annotate(o.json, kind: kind)
+                return o
+            }
             if !actual.contains(name) {
                 var o = Outcome(name: name, expected: e, actual: a, status: .missing, line: "missing: \(FileName.display(name)) (not in \(FileName.display(actualDir)))",
                                 json: listingJSON(name, e, a, "missing"))
@@ -244,6 +266,11 @@ struct CompareCommand {
                 o.assets = reportCopy(of: a, name: name, as: "actual")
                 return o
             }
+            return compared(i, e, a)
+        }
+        /// A pair both of whose images are there, under the rules that apply to it.
+        @Sendable func compared(_ i: Int, _ e: String, _ a: String) -> Outcome {
+            let name = names[i]
             CrashGuard.faultForTests(on: name)
             var command = self
             if !applying[i].isEmpty {

@@ -76,7 +76,19 @@ struct CompareServer {
                 return CompareServer.failure(number, "\(error)")
             }
             CrashGuard.faultForTests(on: actual)
-            var o = c.compare(name: actual, expected: expected, actual: actual, diff: diff)
+            let (golden, kind) = c.template?.resolve(pair: expected) ?? (expected, "")
+            var o: CompareCommand.Outcome
+            if kind == "missing" {
+                var j = JSON()
+                j.add(path: "expected", golden)
+                j.add(path: "actual", actual)
+                j.add("result", "missing")
+                j.add("error", "no golden at \(FileName.display(golden))" + (c.template?.fallback == true ? " nor at \(FileName.display(expected))" : ""))
+                o = CompareCommand.Outcome(name: actual, expected: golden, actual: actual, status: .missing, line: "", json: j.text)
+            } else {
+                o = c.compare(name: actual, expected: golden, actual: actual, diff: diff)
+            }
+            if let template = c.template { o.json = template.annotate(o.json, kind: kind) }
             // Numbered as asked, so a client can check it holds the answer it expects.
             if o.json.hasPrefix("{") { o.json = "{\"request\":\(number)," + o.json.dropFirst() }
             return o

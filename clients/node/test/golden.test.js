@@ -72,9 +72,25 @@ test("a server killed mid-suite is started again once; one that dies twice is an
   assert.equal(d.restarts, 1);
 });
 
-test("the platform template", () => {
-  assert.equal(goldenPath("goldens/home.png", "{dir}/{platform}/{path}", "darwin"), "goldens/darwin/home.png");
+test("the platform template, through the server and checkGolden", async () => {
+  const t = "{dir}/{platform}/{path}";
+  assert.equal(goldenPath("goldens/home.png", t, "darwin"), "goldens/darwin/home.png");
   assert.equal(goldenPath("goldens/home.png", undefined, "darwin"), "goldens/home.png");
+  const g = img("tg");
+  fs.mkdirSync(path.join(g, "darwin"), { recursive: true });
+  fs.copyFileSync(img("scene.png"), path.join(g, "home.png"));
+  fs.copyFileSync(img("strokes.png"), path.join(g, "darwin/home.png"));
+  for (const [platform, fallback, verdict, golden] of [["darwin", false, "differ", "platform"], ["linux", true, "match", "fallback"], ["linux", false, "missing", "missing"]]) {
+    const c = createComparer({ binary: imgscale, goldensTemplate: t, platform, fallback });
+    const r = await c.compare(path.join(g, "home.png"), img("scene.png"));
+    c.close();
+    assert.deepEqual([r.verdict, r.golden], [verdict, golden], JSON.stringify(r.data));
+  }
+  const o = opts({ goldensTemplate: t, platform: "darwin", update: "missing" });
+  assert.equal((await checkGolden(img("scene.png"), "plat", o)).pass, true);
+  assert.ok(fs.existsSync(path.join(work, "goldens/darwin/plat.png")));
+  assert.equal((await checkGolden(img("scene.png"), "plat", { ...o, update: "" })).pass, true);
+  assert.equal((await checkGolden(img("scene.png"), "plat", { ...o, update: "", platform: "linux" })).pass, false);
 });
 
 test("1,000 comparisons through one comparer against subprocesses", async () => {

@@ -101,3 +101,30 @@ def test_thousand_comparisons_against_subprocess(images, imgscale):
     sys.stderr.write("imgscale_golden: 1000 comparisons through one Comparer at %.3f ms each; `imgscale compare` "
                      "as a subprocess %.3f ms (%d runs): %.3fx\n" % (server * 1000, alone * 1000, runs, ratio))
     assert ratio <= 0.2
+
+
+def test_platform_template_through_the_server_and_the_plugin(pytester, images, imgscale, tmp_path, monkeypatch):
+    import shutil
+    from imgscale_golden import golden_path
+    g = tmp_path / "g"
+    (g / "darwin").mkdir(parents=True)
+    shutil.copyfile(images / "scene.png", g / "home.png")
+    shutil.copyfile(images / "strokes.png", g / "darwin" / "home.png")
+    t = "{dir}/{platform}/{path}"
+    with Comparer(binary=imgscale, goldens_template=t, platform="darwin") as c:
+        r = c.compare(g / "home.png", images / "scene.png")
+        assert (r.verdict, r.golden) == ("differ", "platform"), r.data
+    with Comparer(binary=imgscale, goldens_template=t, platform="linux", fallback=True) as c:
+        r = c.compare(g / "home.png", images / "scene.png")
+        assert (r.verdict, r.golden) == ("match", "fallback"), r.data
+    with Comparer(binary=imgscale, goldens_template=t, platform="linux") as c:
+        assert c.compare(g / "home.png", images / "scene.png").verdict == "missing"
+    assert golden_path("goldens/home.png", t, "darwin") == "goldens/darwin/home.png"
+    # The plugin records and checks the platform's own golden.
+    monkeypatch.setenv("IMGSCALE", imgscale)
+    args = ("--goldens-template", t, "--golden-platform", "darwin")
+    run(pytester, images, "scene.png", "--update-goldens=missing", *args).assert_outcomes(passed=1)
+    assert (pytester.path / "goldens" / "test_ui" / "darwin" / "test_home.png").exists()
+    run(pytester, images, "scene.png", *args).assert_outcomes(passed=1)
+    run(pytester, images, "scene.png", "--goldens-template", t, "--golden-platform", "linux").assert_outcomes(failed=1)
+    run(pytester, images, "scene.png", "--goldens-template", t, "--golden-platform", "linux", "--golden-fallback").assert_outcomes(failed=1)
