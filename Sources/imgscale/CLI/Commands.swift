@@ -301,6 +301,7 @@ enum Commands {
                       OptionSpec("goldens-template", value: "T", "each golden is the platform's own through T, like '{dir}/{platform}/{path}' ({dir}: the goldens' directory, {path}: the golden's name or path under it)"),
                       OptionSpec("platform", value: "NAME", "the {platform} of --goldens-template (default: this system's, \(GoldenTemplate.systemPlatform))"),
                       OptionSpec("fallback", "where the platform's golden is missing, compare with the plain one (the JSON says \"golden\": \"fallback\")"),
+                      OptionSpec("cache", value: "FILE", "directories: skip pairs that passed before with the same images (by SHA-256, trusting inode, size and times first) and limits, as unchanged; FILE is written atomically"),
                       OptionSpec("junit", value: "PATH", "write JUnit XML, a test case per image"),
                       OptionSpec("html", value: "DIR", "write DIR/index.html, a page for review: failures first, a filter by status, and each failure side by side, as a slider, an onion skin, blinking and its diff"),
                       OptionSpec("update", value: "missing|failed|all|prune", .choice(["missing", "failed", "all", "prune"]),

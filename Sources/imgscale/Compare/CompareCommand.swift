@@ -25,7 +25,7 @@ struct CompareCommand {
 
     /// What became of one pair.
     struct Outcome: Sendable {
-        enum Status: String, Sendable { case match, differ, missing, extra, error, skipped, pruned }
+        enum Status: String, Sendable { case match, differ, missing, extra, error, skipped, pruned, unchanged }
         let name: String
         let expected: String
         let actual: String
@@ -94,7 +94,7 @@ struct CompareCommand {
         command.template = try GoldenTemplate.parse(args)
         if args.has("server") {
             guard args.positionals.isEmpty else { throw UsageError(message: "--server reads its pairs from stdin, one JSON request a line; give no paths") }
-            for option in ["diff", "junit", "html", "update", "keep-near-miss"] where args.has(option) {
+            for option in ["diff", "junit", "html", "update", "keep-near-miss", "cache"] where args.has(option) {
                 throw UsageError(message: "--\(option) does not apply to --server: a request may name its own \"diff\"")
             }
             let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -112,7 +112,10 @@ struct CompareCommand {
             }
             dirs.0 = true
         }
-        for option in ["diff", "junit", "html"] {
+        if args.has("cache") && !(dirs.0 && dirs.1) {
+            throw UsageError(message: "--cache records the pairs of two directories that passed; give two directories")
+        }
+        for option in ["diff", "junit", "html", "cache"] {
             if let path = args.value(option) {
                 try BatchPlanner.checkSideOutput(path, option: option, inputs: [expected, actual], outputs: [])
                 try CompareCommand.checkOutside(path, option: option, of: [expected, actual], directories: dirs.0 && dirs.1)
@@ -188,7 +191,7 @@ struct CompareCommand {
         writeJUnit([outcome])
         writeHTML([outcome])
         switch outcome.status {
-        case .match, .skipped, .pruned: return 0
+        case .match, .skipped, .pruned, .unchanged: return 0
         case .error: return 2
         default: return 1
         }
@@ -299,24 +302,68 @@ struct CompareCommand {
             return o
         }
         var results = [Outcome?](repeating: nil, count: names.count)
+        // --cache: pairs whose images and judging are those of a pass recorded are not read.
+        let cachePath = args.value("cache")
+        var cache = CompareCache(), writable = true
+        if let cachePath {
+            let (loaded, warning, canWrite) = CompareCache.load(cachePath)
+            if let warning { Console.err("imgscale: warning: \(warning)") }
+            cache = loaded
+            writable = canWrite
+        }
+        let signature = cacheSignature()
+        var kept: [String: CompareCache.Entry] = [:]
+        @Sendable func golden(_ i: Int) -> String? {
+            let name = names[i]
+            if let template {
+                let (path, kind) = template.resolve(dir: expectedDir, path: name)
+                return kind == "missing" ? nil : path
+            }
+            return expected.contains(name) && actual.contains(name) ? join(expectedDir, name) : nil
+        }
+        func key(_ i: Int, _ golden: String) -> String {
+            SHA256.hex(Array((signature + "\n" + golden + "\n" + String(describing: applying[i])).utf8))
+        }
+        if cachePath != nil {
+            for i in names.indices {
+                guard let e = golden(i) else { continue }
+                let a = join(actualDir, names[i])
+                if let entry = cache.unchanged(names[i], key: key(i, e), expected: e, actual: a) {
+                    kept[names[i]] = entry
+                    var j = pairJSON(names[i], e, a)
+                    j.add("result", "unchanged")
+                    results[i] = Outcome(name: names[i], expected: e, actual: a, status: .unchanged, line: "\(FileName.display(names[i])): unchanged", json: j.text)
+                }
+            }
+        }
+        let todo = names.indices.filter { results[$0] == nil }
         if WorkerPool.available {
             // Pairs are decoded in forked workers, so a decoder library that crashes on one
             // file costs that pair (an error, as for an unreadable file), not the run.
             let budget = decode.maxMemory
             let pool = WorkerPool(limits: .init(budget: budget, images: 2, cpuSeconds: nil))
-            let finished = pool.runAll(count: names.count, width: workers, run: outcome, record: { results[$0] = $1 },
-                                       crashed: { i, why in crashedPair(names[i], join(expectedDir, names[i]), join(actualDir, names[i]), why) })
+            let finished = pool.runAll(count: todo.count, width: min(workers, max(todo.count, 1)), run: { outcome(todo[$0]) }, record: { results[todo[$0]] = $1 },
+                                       crashed: { k, why in let i = todo[k]; return crashedPair(names[i], join(expectedDir, names[i]), join(actualDir, names[i]), why) })
             if !finished {
                 Console.err("imgscale: interrupted (\(WorkerPool.signalName(pool.stoppedBy))) after \(results.filter { $0 != nil }.count) of \(names.count) pairs")
                 return 128 + pool.stoppedBy
             }
         } else {
             let shared = Locked(results)
-            InProcessPool.run(count: names.count, width: workers) { i in
-                let o = outcome(i)
-                shared.withLock { $0[i] = o }
+            InProcessPool.run(count: todo.count, width: workers) { k in
+                let o = outcome(todo[k])
+                shared.withLock { $0[todo[k]] = o }
             }
             results = shared.withLock { $0 }
+        }
+        if let cachePath, writable {
+            for i in todo where results[i]?.status == .match {
+                guard let e = golden(i), let entry = CompareCache.entry(key: key(i, e), expected: e, actual: join(actualDir, names[i])) else { continue }
+                kept[names[i]] = entry
+            }
+            do { try CompareCache.write(kept, to: cachePath) } catch {
+                Console.err("imgscale: warning: --cache \(FileName.display(cachePath)): \(ErrorText.describe(error)); the next run compares every pair")
+            }
         }
         var outcomes = results.map { $0! } + linkOutcomes
         for o in outcomes {
@@ -332,16 +379,17 @@ struct CompareCommand {
             counts[o.status, default: 0] += 1
             if json {
                 Console.out(o.json)
-            } else if o.status != .match || o.nearMiss {
+            } else if (o.status != .match && o.status != .unchanged) || o.nearMiss {
                 if o.status == .error { Console.err("imgscale: " + o.line) } else { Console.out(o.line) }
             }
         }
         writeJUnit(outcomes)
         writeHTML(outcomes)
-        let failed = outcomes.count - (counts[.match] ?? 0) - (counts[.skipped] ?? 0) - (counts[.pruned] ?? 0)
+        let failed = outcomes.count - (counts[.match] ?? 0) - (counts[.skipped] ?? 0) - (counts[.pruned] ?? 0) - (counts[.unchanged] ?? 0)
         if !json {
             Console.err("imgscale: compared \(outcomes.count): \(counts[.match] ?? 0) match, \(counts[.differ] ?? 0) differ, "
                         + "\(counts[.missing] ?? 0) missing, \(counts[.extra] ?? 0) extra, \(counts[.error] ?? 0) unreadable"
+                        + ((counts[.unchanged] ?? 0) > 0 ? ", \(counts[.unchanged]!) unchanged (--cache)" : "")
                         + ((counts[.skipped] ?? 0) > 0 ? ", \(counts[.skipped]!) skipped by rule" : "")
                         + ((counts[.pruned] ?? 0) > 0 ? ", \(counts[.pruned]!) pruned" : ""))
         }
@@ -553,6 +601,14 @@ struct CompareCommand {
         if strictPaths { try ImageFile.writeRegular(bytes, to: path) } else { try ImageFile.write(bytes, to: path) }
     }
 
+    /// What judges every pair alike, for --cache's keys: the version, the rule, the
+    /// limits, the ignored rects, the mask's bytes, the orientation and the platform.
+    private func cacheSignature() -> String {
+        let mask = comparison.mask.map { "\($0.width)x\($0.height)x\($0.channels) " + SHA256.hex($0.pixels) } ?? "-"
+        return ["imgscale \(Commands.version)", String(describing: comparison.rule), String(describing: comparison.ignore), mask,
+                String(describing: limits), "\(autoOrient)", template.map { "\($0.template) \($0.platform) \($0.fallback)" } ?? "-"].joined(separator: "\n")
+    }
+
     private func shouldUpdate(_ status: Outcome.Status, mode: String) -> Bool {
         switch mode {
         case "missing": return status == .extra
@@ -728,7 +784,7 @@ struct CompareCommand {
             let time = format(Double(o.milliseconds) / 1000, digits: 3)
             xml += "    <testcase classname=\"imgscale.compare\" name=\"\(CompareCommand.xml(FileName.display(o.name)))\" time=\"\(time)\""
             switch o.status {
-            case .match: xml += "/>\n"
+            case .match, .unchanged: xml += "/>\n"
             case .skipped, .pruned: xml += ">\n      <skipped message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
             case .error: xml += ">\n      <error message=\"\(CompareCommand.xml(o.line))\"/>\n    </testcase>\n"
             default:
@@ -758,7 +814,7 @@ struct CompareCommand {
         guard let dir = args.value("html") else { return }
         var counts: [Outcome.Status: Int] = [:]
         for o in outcomes { counts[o.status, default: 0] += 1 }
-        let passing: Set<Outcome.Status> = [.match, .skipped, .pruned]
+        let passing: Set<Outcome.Status> = [.match, .skipped, .pruned, .unchanged]
         let failures = outcomes.filter { !passing.contains($0.status) }
         let ordered = failures + outcomes.filter { passing.contains($0.status) }
         let x = CompareCommand.xml
