@@ -21,5 +21,16 @@ final class PythonClientTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stdout)
         XCTAssertTrue(r.stdout.contains("7 passed"), r.stdout)
         print(r.stdout.split(separator: "\n").filter { $0.contains("imgscale_golden:") }.joined(separator: "\n"))
+        // docs/golden-testing.md's pytest example, as it is printed there: recorded, then passing.
+        let example = try String(contentsOfFile: CLI.root + "/clients/python/examples/test_thumbnails.py", encoding: .utf8)
+        XCTAssertTrue(try String(contentsOfFile: CLI.root + "/docs/golden-testing.md", encoding: .utf8).contains(example), "the docs show the example as it is")
+        let suite = CLI.tempDir()
+        try example.write(toFile: suite + "/test_thumbnails.py", atomically: true, encoding: .utf8)
+        let env = "cd '\(suite)' && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='\(dir)/site' IMGSCALE='\(CLI.binary)' PICTURE='\(CLI.testImages)/scene-640x427.jpg' python3 -m pytest -q -p no:cacheprovider"
+        let first = CLI.sh(env + " --update-goldens=missing 2>&1"), again = CLI.sh(env + " 2>&1")
+        XCTAssertEqual(first.status, 0, first.stdout)
+        XCTAssertEqual(again.status, 0, again.stdout)
+        XCTAssertTrue(again.stdout.contains("3 passed"), again.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: suite + "/goldens/test_thumbnails/test_wide.png"))
     }
 }

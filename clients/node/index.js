@@ -81,6 +81,7 @@ export class Comparer {
     proc.stdin.on("error", () => {});
     createInterface({ input: proc.stdout }).on("line", (line) => {
       const waiting = this.pending.shift();
+      if (this.pending.length === 0) this.hold(false);
       if (waiting) waiting.resolve(JSON.parse(line));
     });
     proc.on("error", () => {});
@@ -91,6 +92,16 @@ export class Comparer {
       for (const w of lost) w.died(stderr.trim());
     });
     this.proc = proc;
+    this.hold(this.pending.length > 0);
+  }
+
+  // An idle server keeps no test process alive; one with answers to come does.
+  hold(busy) {
+    const p = this.proc;
+    if (!p) return;
+    for (const h of [p, p.stdin, p.stdout, p.stderr]) {
+      if (busy) h.ref?.(); else h.unref?.();
+    }
   }
 
   send(request) {
@@ -102,6 +113,7 @@ export class Comparer {
         }
         if (!this.proc) this.start();
         this.pending.push({ resolve, died: (w) => attempt(tries + 1, w || why) });
+        this.hold(true);
         this.proc.stdin.write(JSON.stringify(request) + "\n");
       };
       attempt(0, "");

@@ -59,6 +59,7 @@ test("a server killed mid-suite is started again once; one that dies twice is an
   const c = createComparer({ binary: imgscale });
   assert.ok((await c.compare(img("scene.png"), img("scene-copy.png"))).ok);
   const dead = new Promise((resolve) => c.proc.on("close", resolve));
+  c.hold(true);           // an idle server holds nothing open; this test waits on its end
   c.proc.kill("SIGKILL");
   await dead;
   assert.ok((await c.compare(img("scene.png"), img("scene-copy.png"))).ok);
