@@ -19,7 +19,7 @@ final class PythonClientTests: XCTestCase {
         if install.status != 0 { throw missingReference("pip could not build clients/python (it fetches setuptools): \(install.stdout)") }
         let r = CLI.sh("cd '\(dir)' && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='\(dir)/site' IMGSCALE='\(CLI.binary)' python3 -m pytest -q -s -p no:cacheprovider '\(CLI.root)/clients/python/tests' 2>&1")
         XCTAssertEqual(r.status, 0, r.stdout)
-        XCTAssertTrue(r.stdout.contains("7 passed"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("8 passed"), r.stdout)
         print(r.stdout.split(separator: "\n").filter { $0.contains("imgscale_golden:") }.joined(separator: "\n"))
         // docs/golden-testing.md's pytest example, as it is printed there: recorded, then passing.
         let example = try String(contentsOfFile: CLI.root + "/clients/python/examples/test_thumbnails.py", encoding: .utf8)

@@ -128,3 +128,27 @@ def test_platform_template_through_the_server_and_the_plugin(pytester, images, i
     run(pytester, images, "scene.png", *args).assert_outcomes(passed=1)
     run(pytester, images, "scene.png", "--goldens-template", t, "--golden-platform", "linux").assert_outcomes(failed=1)
     run(pytester, images, "scene.png", "--goldens-template", t, "--golden-platform", "linux", "--golden-fallback").assert_outcomes(failed=1)
+
+
+def test_one_comparer_shared_by_threads(images, imgscale):
+    import threading
+    a, b, c = str(images / "scene.png"), str(images / "scene-copy.png"), str(images / "strokes.png")
+    verdicts, errors = [], []
+    with Comparer(binary=imgscale) as comparer:
+        def work(k):
+            try:
+                for i in range(50):
+                    other = c if (k + i) % 5 == 0 else b
+                    r = comparer.compare(a, other)
+                    verdicts.append((other == c, r.verdict, r.actual == other))
+            except Exception as e:      # pragma: no cover - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors, errors
+    assert len(verdicts) == 400
+    # Each answer is its own request's: the differing pairs differ, the others match.
+    assert all((v == "differ") == differs and same for differs, v, same in verdicts)
