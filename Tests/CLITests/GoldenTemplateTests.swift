@@ -50,3 +50,33 @@ final class GoldenTemplateTests: XCTestCase {
         }
     }
 }
+
+/// docs/golden-testing.md's recipe for macOS and Linux sharing a suite, run as printed on
+/// a suite with one shared golden and one that differs by platform.
+final class GoldenTemplateRecipeTests: XCTestCase {
+    func testTheDocsRecipeAsPrinted() throws {
+        let docs = try String(contentsOfFile: CLI.root + "/docs/golden-testing.md", encoding: .utf8)
+        let marker = "A recipe in which macOS and Linux renders share a suite:\n\n```sh\n"
+        let start = try XCTUnwrap(docs.range(of: marker)).upperBound
+        let block = String(docs[start...]).components(separatedBy: "\n```")[0]
+        let commands = block.split(separator: "\n").filter { $0.hasPrefix("imgscale ") }.map(String.init)
+        XCTAssertEqual(commands.count, 2, block)
+        let dir = CLI.tempDir()
+        let scene = CLI.testImages + "/scene-640x427.png", strokes = CLI.testImages + "/strokes-130x90.png"
+        // Shared: home; Linux's own: menu (the shared menu golden is another picture).
+        for (src, out) in [(scene, "goldens/home.png"), (strokes, "goldens/menu.png"), (scene, "goldens/linux/menu.png"),
+                           (scene, "out/home.png"), (scene, "out/menu.png")] {
+            XCTAssertEqual(CLI.run(["fill", "--size", "64x48", src, "-o", dir + "/" + out]).status, 0)
+        }
+        let path = "PATH='\(URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path)':\"$PATH\""
+        let check = CLI.sh("cd '\(dir)' && \(path) \(commands[0]) --platform linux 2>&1")
+        XCTAssertEqual(check.status, 0, check.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/compare.xml"))
+        // On a platform with no goldens of its own, the shared menu differs: recorded as its own.
+        XCTAssertEqual(CLI.sh("cd '\(dir)' && \(path) \(commands[0]) --platform darwin 2>&1").status, 1)
+        let record = CLI.sh("cd '\(dir)' && \(path) \(commands[1]) --platform darwin 2>&1")
+        XCTAssertEqual(record.status, 0, record.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/goldens/darwin/menu.png"))
+        XCTAssertEqual(CLI.sh("cd '\(dir)' && \(path) \(commands[0]) --platform darwin 2>&1").status, 0)
+    }
+}
