@@ -138,12 +138,11 @@ public enum ImageOperation: Sendable {
         } : nil
         var mapped: [Int: [UInt8]] = [:]
         if let gainMap {
+            let made = zip(wanted, rendered).filter { if case .success = $0.1 { true } else { false } }.map(\.0)
+            let whys = GainMapRender.dropped(made.map { job.formats[$0] }, plans: made.map { job.plans[$0] })
+            dropped.withLock { list in list += whys.filter { !list.contains($0) } }
             for (i, result) in zip(wanted, rendered) {
-                guard case .success(let r) = result else { continue }
-                if let why = GainMapRender.dropped(job.formats[i], plan: job.plans[i]) {
-                    dropped.withLock { list in if !list.contains(why) { list.append(why) } }
-                    continue
-                }
+                guard case .success(let r) = result, GainMapRender.keeps(job.formats[i], plan: job.plans[i]) else { continue }
                 do {
                     mapped[i] = try gainMap.attach(to: r.bytes, format: job.formats[i], plan: job.plans[i])
                 } catch {

@@ -19,14 +19,20 @@ final class GainMapRender {
         self.filter = filter
     }
 
-    /// Why an output of `format` from `plan` keeps no map, or nil when it keeps one.
-    static func dropped(_ format: ImageFormat, plan: RenderPlan) -> String? {
-        if !format.keepsGainMaps {
-            return "gain map dropped: \(format.displayName) holds none here (\(ImageFormat.names(ImageFormat.writable.filter(\.keepsGainMaps), or: true)) keeps it)"
+    /// Why outputs of `formats` from `plans` keep no map, one line for them all.
+    static func dropped(_ formats: [ImageFormat], plans: [RenderPlan]) -> [String] {
+        var lacking: [ImageFormat] = []
+        for f in formats where !f.keepsGainMaps && !lacking.contains(f) { lacking.append(f) }
+        let keeping = ImageFormat.names(ImageFormat.writable.filter(\.keepsGainMaps), or: true)
+        var why = lacking.isEmpty ? [] : ["gain map dropped: \(ImageFormat.names(lacking)) hold\(lacking.count == 1 ? "s" : "") none here (\(keeping) keeps it)"]
+        if zip(formats, plans).contains(where: { $0.keepsGainMaps && $1.output != $1.target }) {
+            why.append("gain map dropped: a letterboxed output has bars the map says nothing of")
         }
-        if plan.output != plan.target { return "gain map dropped: a letterboxed output has bars the map says nothing of" }
-        return nil
+        return why
     }
+
+    /// Whether an output of `format` from `plan` keeps the map.
+    static func keeps(_ format: ImageFormat, plan: RenderPlan) -> Bool { format.keepsGainMaps && plan.output == plan.target }
 
     /// `encoded`, the output of `plan` in `format`, with the map resized to it.
     func attach(to encoded: [UInt8], format: ImageFormat, plan: RenderPlan) throws -> [UInt8] {
