@@ -78,5 +78,11 @@ final class GoldenTemplateRecipeTests: XCTestCase {
         XCTAssertEqual(record.status, 0, record.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/goldens/darwin/menu.png"))
         XCTAssertEqual(CLI.sh("cd '\(dir)' && \(path) \(commands[0]) --platform darwin 2>&1").status, 0)
+        // The CI step above it, as printed: the shared menu golden differs from out/menu.png.
+        let ci = try XCTUnwrap(docs.components(separatedBy: "A CI recipe, as a shell step:\n\n```sh\n").last?.split(separator: "\n").first.map(String.init))
+        XCTAssertTrue(ci.hasPrefix("imgscale compare"), ci)
+        let step = CLI.sh("cd '\(dir)' && \(path) \(ci) 2>&1")
+        XCTAssertEqual(step.status, 1, step.stdout)
+        XCTAssertTrue(step.stdout.contains("menu.png: differ") && FileManager.default.fileExists(atPath: dir + "/diffs/menu.png.diff.png"), step.stdout)
     }
 }
