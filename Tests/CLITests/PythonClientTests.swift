@@ -17,7 +17,7 @@ final class PythonClientTests: XCTestCase {
         if probe.status != 0 { throw missingReference("pytest is not installed (scripts/install-deps --test installs it)") }
         let install = CLI.sh("cp -r '\(CLI.root)/clients/python' '\(dir)/src' && cd '\(dir)' && python3 -m pip install -q --no-deps --target '\(dir)/site' ./src 2>&1")
         if install.status != 0 { throw missingReference("pip could not build clients/python (it fetches setuptools): \(install.stdout)") }
-        let r = CLI.sh("cd '\(dir)' && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='\(dir)/site' IMGSCALE='\(CLI.binary)' python3 -m pytest -q -s -p no:cacheprovider '\(CLI.root)/clients/python/tests' 2>&1")
+        let r = CLI.sh("cd '\(dir)' && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='\(dir)/site' IMGSCALE='\(CLI.binary)' python3 -m pytest -q -s -p no:cacheprovider -p no:hypothesispytest -p no:benchmark '\(CLI.root)/clients/python/tests' 2>&1")
         XCTAssertEqual(r.status, 0, r.stdout)
         XCTAssertTrue(r.stdout.contains("8 passed"), r.stdout)
         print(r.stdout.split(separator: "\n").filter { $0.contains("imgscale_golden:") }.joined(separator: "\n"))
@@ -26,7 +26,7 @@ final class PythonClientTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: CLI.root + "/docs/golden-testing.md", encoding: .utf8).contains(example), "the docs show the example as it is")
         let suite = CLI.tempDir()
         try example.write(toFile: suite + "/test_thumbnails.py", atomically: true, encoding: .utf8)
-        let env = "cd '\(suite)' && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='\(dir)/site' IMGSCALE='\(CLI.binary)' PICTURE='\(CLI.testImages)/scene-640x427.jpg' python3 -m pytest -q -p no:cacheprovider"
+        let env = "cd '\(suite)' && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH='\(dir)/site' IMGSCALE='\(CLI.binary)' PICTURE='\(CLI.testImages)/scene-640x427.jpg' python3 -m pytest -q -p no:cacheprovider -p no:hypothesispytest -p no:benchmark"
         let first = CLI.sh(env + " --update-goldens=missing 2>&1"), again = CLI.sh(env + " 2>&1")
         XCTAssertEqual(first.status, 0, first.stdout)
         XCTAssertEqual(again.status, 0, again.stdout)
