@@ -41,6 +41,18 @@ struct JPEGSegments {
         }
     }
 
+    /// Where `needle` first starts in `hay` (an index of the whole array), or nil: the one
+    /// byte search the UltraHDR reader and writer share over XMP and segment payloads.
+    static func find(_ needle: [UInt8], in hay: ArraySlice<UInt8>) -> Int? {
+        guard !needle.isEmpty, hay.count >= needle.count else { return nil }
+        var i = hay.startIndex
+        while i <= hay.endIndex - needle.count {
+            if hay[i] == needle[0] && hay[i ..< i + needle.count].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
     /// The payloads of the APPn segments (`n` 0-15) whose payload starts with `signature`.
     func app(_ n: UInt8, _ data: [UInt8], startingWith signature: [UInt8]) -> [Segment] {
         segments.filter { $0.marker == 0xE0 + n && data[$0.payload].starts(with: signature) }

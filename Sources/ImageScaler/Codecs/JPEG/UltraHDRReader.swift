@@ -62,12 +62,6 @@ enum UltraHDRReader {
     }
 
     private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        var i = haystack.startIndex
-        while i <= haystack.endIndex - needle.count {
-            if haystack[i] == needle[0] && haystack[i ..< i + needle.count].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
+        JPEGSegments.find(needle, in: haystack) != nil
     }
 }

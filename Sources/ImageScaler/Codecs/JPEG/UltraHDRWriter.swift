@@ -82,8 +82,6 @@ enum UltraHDRWriter {
     }
 
     private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
-        guard hay.count >= needle.count, from <= hay.count - needle.count else { return nil }
-        for i in from...(hay.count - needle.count) where hay[i] == needle[0] && hay[i ..< i + needle.count].elementsEqual(needle) { return i }
-        return nil
+        JPEGSegments.find(needle, in: hay[min(from, hay.count)...])
     }
 }
