@@ -253,63 +253,117 @@ static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst,
     else row_quads(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 0);
 }
 
+/* One step's 64 source bytes for a group of four in bytes, placed by the group's permute:
+ * from one 64-byte window at `from`, one of 128 (two registers, a two-source permute), or
+ * (window 32) two 32-byte windows, pixels 0-1's at `from` and pixels 2-3's at `from2`, in
+ * one register's halves - a one-source permute, where the two-source one costs three
+ * times as much on Intel cores. Near the row's end the loads are masked. */
+static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
+__m512i byte_step(const uint8_t *src, size_t src_bytes, size_t from, size_t from2, __m512i index, __mmask64 keep, int window,
+                  int near_end) {
+    if (window != 32) return quad_step(src, src_bytes, from, index, keep, window == 128, near_end);
+    __m256i lo, hi;
+    if (!near_end) {
+        lo = _mm256_loadu_si256((const __m256i *)(src + from));
+        hi = _mm256_loadu_si256((const __m256i *)(src + from2));
+    } else {
+        const size_t left = from < src_bytes ? src_bytes - from : 0, left2 = from2 < src_bytes ? src_bytes - from2 : 0;
+        lo = _mm256_maskz_loadu_epi8(left >= 32 ? ~0U : (1U << left) - 1, (const void *)(src + (left ? from : 0)));
+        hi = _mm256_maskz_loadu_epi8(left2 >= 32 ? ~0U : (1U << left2) - 1, (const void *)(src + (left2 ? from2 : 0)));
+    }
+    return _mm512_maskz_permutexvar_epi8(keep, index, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+}
+
 /* Four output pixels and four taps per step: the layout of row_quads, with bytes where it
  * has words. Lane c, 32-bit slot j holds channel c of taps t .. t + 3 of pixel j, four
  * bytes, and each weight is split in three 7-bit parts, w = a * 2^14 + b * 2^7 + c with b
  * and c in 0-127 and a signed (the pack checks it fits a byte: any shrink past about 2x),
  * so one VNNI unsigned-by-signed byte multiply-add per part sums four taps' products:
  * three per four taps where the word kernel takes four, and half its permutes and loads.
- * A * 2^14 + B * 2^7 + C is the very integer the 32-bit kernels add. Two sets of sums
- * alternate, as in row_quads. */
+ * A * 2^14 + B * 2^7 + C is the very integer the 32-bit kernels add.
+ *
+ * `rows` (1 or 2) rows at once, `src2` and `dst2` the second: the group's permute and
+ * weights, loaded once, serve both (the weights of a row, about 100 KB at a 6x shrink,
+ * come from L2 - per row that was a third of the time). Two rows' sums alternate steps
+ * with one, so each multiply-add waits on the one two steps back, not the last. */
 static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
-void row_quad_bytes(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
-                    const int32_t *packed, int taps, int out_size, int bits, int wide) {
+void row_quad_bytes(const uint8_t *src, const uint8_t *src2, size_t src_bytes, uint8_t *dst, uint8_t *dst2, int ch,
+                    const int32_t *first, const int32_t *packed, int taps, int out_size, int bits, int window, int rows) {
     const int steps = (taps + 3) / 4;
     const __mmask64 keep = ch == 3 ? 0x0000FFFFFFFFFFFFULL : ~0ULL;
     const size_t step = 4 * (size_t)ch;
     const size_t group = 16 + (size_t)steps * 12;
-    const size_t reach = step * (size_t)(steps - 1) + (wide ? 128 : 64);
     for (int x = 0; x < out_size; x += 4) {
         const int n = out_size - x < 4 ? out_size - x : 4;
         const int32_t *g = packed + (size_t)(x / 4) * group;
         const __m512i index = _mm512_loadu_si512((const void *)g);
         const size_t at = (size_t)first[x] * ch;
+        /* A partial group without a third pixel reads its first pixel's window twice. */
+        const size_t at2 = window == 32 && n > 2 ? (size_t)first[x + 2] * ch : at;
+        const size_t reach = (window == 32 ? at2 : at) + step * (size_t)(steps - 1) + (size_t)window;
         const __m128i *w = (const __m128i *)(g + 16);
         __m512i a0 = _mm512_setzero_si512(), b0 = a0, c0 = a0, a1 = a0, b1 = a0, c1 = a0;
+        __m512i d0 = a0, e0 = a0, f0 = a0, d1 = a0, e1 = a0, f1 = a0;
         int k = 0;
+#define BYTE_PART(acc, p, i) acc = _mm512_dpbusd_epi32(acc, p, _mm512_broadcast_i32x4(_mm_loadu_si128(w + (i))))
 #define BYTE_STEPS(near_end) \
-        for (; k + 2 <= steps; k += 2, w += 6) { \
-            const __m512i p0 = quad_step(src, src_bytes, at + step * (size_t)k, index, keep, wide, near_end); \
-            const __m512i p1 = quad_step(src, src_bytes, at + step * (size_t)(k + 1), index, keep, wide, near_end); \
-            c0 = _mm512_dpbusd_epi32(c0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w))); \
-            b0 = _mm512_dpbusd_epi32(b0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1))); \
-            a0 = _mm512_dpbusd_epi32(a0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2))); \
-            c1 = _mm512_dpbusd_epi32(c1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 3))); \
-            b1 = _mm512_dpbusd_epi32(b1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 4))); \
-            a1 = _mm512_dpbusd_epi32(a1, p1, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 5))); \
-        } \
-        if (k < steps) { \
-            const __m512i p0 = quad_step(src, src_bytes, at + step * (size_t)k, index, keep, wide, near_end); \
-            c0 = _mm512_dpbusd_epi32(c0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w))); \
-            b0 = _mm512_dpbusd_epi32(b0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1))); \
-            a0 = _mm512_dpbusd_epi32(a0, p0, _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2))); \
+        if (rows == 2) { \
+            for (; k < steps; k++, w += 3) { \
+                const __m512i p = byte_step(src, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
+                const __m512i q = byte_step(src2, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
+                const __m512i wc = _mm512_broadcast_i32x4(_mm_loadu_si128(w)), wb = _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1)); \
+                const __m512i wa = _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2)); \
+                if (k & 1) { \
+                    c1 = _mm512_dpbusd_epi32(c1, p, wc); b1 = _mm512_dpbusd_epi32(b1, p, wb); a1 = _mm512_dpbusd_epi32(a1, p, wa); \
+                    f1 = _mm512_dpbusd_epi32(f1, q, wc); e1 = _mm512_dpbusd_epi32(e1, q, wb); d1 = _mm512_dpbusd_epi32(d1, q, wa); \
+                } else { \
+                    c0 = _mm512_dpbusd_epi32(c0, p, wc); b0 = _mm512_dpbusd_epi32(b0, p, wb); a0 = _mm512_dpbusd_epi32(a0, p, wa); \
+                    f0 = _mm512_dpbusd_epi32(f0, q, wc); e0 = _mm512_dpbusd_epi32(e0, q, wb); d0 = _mm512_dpbusd_epi32(d0, q, wa); \
+                } \
+            } \
+        } else { \
+            for (; k + 2 <= steps; k += 2, w += 6) { \
+                const __m512i p0 = byte_step(src, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
+                const __m512i p1 = byte_step(src, src_bytes, at + step * (size_t)(k + 1), at2 + step * (size_t)(k + 1), index, keep, window, near_end); \
+                BYTE_PART(c0, p0, 0); BYTE_PART(b0, p0, 1); BYTE_PART(a0, p0, 2); \
+                BYTE_PART(c1, p1, 3); BYTE_PART(b1, p1, 4); BYTE_PART(a1, p1, 5); \
+            } \
+            if (k < steps) { \
+                const __m512i p0 = byte_step(src, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
+                BYTE_PART(c0, p0, 0); BYTE_PART(b0, p0, 1); BYTE_PART(a0, p0, 2); \
+            } \
         }
-        if (at + reach <= src_bytes) {
+        if (reach <= src_bytes) {
             BYTE_STEPS(0)
         } else {
             BYTE_STEPS(1)
         }
 #undef BYTE_STEPS
+#undef BYTE_PART
         const __m512i a = _mm512_slli_epi32(_mm512_add_epi32(a0, a1), 14), b = _mm512_slli_epi32(_mm512_add_epi32(b0, b1), 7);
         store_quad(dst, x, n, ch, _mm512_add_epi32(_mm512_add_epi32(a, b), _mm512_add_epi32(c0, c1)), bits);
+        if (rows == 2) {
+            const __m512i d = _mm512_slli_epi32(_mm512_add_epi32(d0, d1), 14), e = _mm512_slli_epi32(_mm512_add_epi32(e0, e1), 7);
+            store_quad(dst2, x, n, ch, _mm512_add_epi32(_mm512_add_epi32(d, e), _mm512_add_epi32(f0, f1)), bits);
+        }
     }
 }
 
+/* Each window and row count its own copy, so that in each the choices are constants. */
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
-static void row_quad_bytes_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst, int ch, const int32_t *first,
-                                  const int32_t *packed, int taps, int out_size, int bits, int wide) {
-    if (wide) row_quad_bytes(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 1);
-    else row_quad_bytes(src, src_bytes, dst, ch, first, packed, taps, out_size, bits, 0);
+static void row_quad_bytes_avx512(const uint8_t *src, const uint8_t *src2, size_t src_bytes, uint8_t *dst, uint8_t *dst2, int ch,
+                                  const int32_t *first, const int32_t *packed, int taps, int out_size, int bits, int window) {
+#define BYTE_ROWS(w) \
+    if (src2) row_quad_bytes(src, src2, src_bytes, dst, dst2, ch, first, packed, taps, out_size, bits, w, 2); \
+    else row_quad_bytes(src, NULL, src_bytes, dst, NULL, ch, first, packed, taps, out_size, bits, w, 1);
+    if (window == 32) {
+        BYTE_ROWS(32)
+    } else if (window == 128) {
+        BYTE_ROWS(128)
+    } else {
+        BYTE_ROWS(64)
+    }
+#undef BYTE_ROWS
 }
 
 __attribute__((target("avx2")))
@@ -352,6 +406,10 @@ static size_t premultiply_avx2(const uint8_t *src, uint8_t *dst, size_t pixels, 
     const size_t step = 32 / (size_t)ch;
     size_t i = 0;
     for (; i + step <= pixels; i += step) {
+        /* The hardware prefetcher here left this loop waiting on memory for two thirds of
+         * its time (13 ms for a 16 Mpx image, 4.4 from a row in cache); a prefetch 4 KB
+         * ahead (it never faults, past the row too) takes it to 4.6. */
+        _mm_prefetch((const char *)(src + i * ch) + 4096, _MM_HINT_T0);
         const __m256i v = _mm256_loadu_si256((const __m256i *)(src + i * ch));
         const __m256i a = _mm256_or_si256(_mm256_shuffle_epi8(v, alpha), own);
         __m256i t[2] = {_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(v, zero), _mm256_unpacklo_epi8(a, zero)), half),
@@ -455,7 +513,8 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
  * keep their alignment relative to the start): [0] is the layout, 1 for pairs of pixels
  * (row_madd_avx2), 2 for groups of four (row_quads_avx512) and 3 for groups of four in
  * bytes (row_quad_bytes_avx512); [1] the channels it was made for (the groups' windows
- * depend on them); [2] the groups' window, 64 or 128 bytes. */
+ * depend on them); [2] the groups' window, 64 or 128 bytes, or 32 for two windows of
+ * 32 (pixels 0-1's and 2-3's; groups of four in bytes only). */
 enum { PACK_HEADER = 16, PACK_PAIRS = 1, PACK_QUADS = 2, PACK_QUAD_BYTES = 3 };
 
 size_t resample_packed_count(int taps, int out_size) {
@@ -483,13 +542,15 @@ static void quad_index(const int32_t *first, int ch, int x, int n, int32_t *out)
     memcpy(out, bytes, 64);
 }
 
-/* The same for groups of four in bytes: slot j's four bytes take channel c of taps t .. t + 3. */
-static void quad_byte_index(const int32_t *first, int ch, int x, int n, int32_t *out) {
+/* The same for groups of four in bytes: slot j's four bytes take channel c of taps t .. t + 3.
+ * With two windows of 32, pixels 2-3 count from pixel 2's start, 32 bytes on. */
+static void quad_byte_index(const int32_t *first, int ch, int x, int n, int window, int32_t *out) {
     uint8_t bytes[64] = {0};
     for (int c = 0; c < ch; c++)
         for (int j = 0; j < 4; j++) {
-            const int d = j < n ? (first[x + j] - first[x]) * ch : 0;
-            for (int t = 0; t < 4; t++) bytes[16 * c + 4 * j + t] = (uint8_t)(d + t * ch + c);
+            const int from = window == 32 && j >= 2 ? 2 : 0, half = from * 16;
+            const int d = j < n ? (first[x + j] - first[x + from]) * ch : 0;
+            for (int t = 0; t < 4; t++) bytes[16 * c + 4 * j + t] = (uint8_t)(half + d + t * ch + c);
         }
     memcpy(out, bytes, 64);
 }
@@ -503,6 +564,17 @@ static int quads_fit(const int32_t *first, int ch, int out_size, int per_step, i
         for (int j = x; j <= last; j++)
             if (first[j] < first[x] || (int64_t)(first[j] - first[x]) * ch + per_step * ch > window) return 0;
     }
+    return 1;
+}
+
+/* Whether every group's pixels 0-1 and 2-3 each read a step of four taps from a window
+ * of 32 bytes, starting at pixel 0's and pixel 2's first source pixel. */
+static int halves_fit(const int32_t *first, int ch, int out_size) {
+    for (int x = 0; x < out_size; x += 4)
+        for (int j = x; j < x + 4 && j < out_size; j++) {
+            const int from = j - x >= 2 ? x + 2 : x;
+            if (first[j] < first[from] || (int64_t)(first[j] - first[from]) * ch + 4 * ch > 32) return 0;
+        }
     return 1;
 }
 
@@ -537,11 +609,11 @@ static int split_pair(const int32_t *count, const int32_t *coeffs, int taps, int
 /* Group g's table: its permute, then per step k of four taps the three parts (c, b, a)
  * of the four pixels' weights, 16 bytes each: pixel j's four taps in slot j. */
 static void pack_quad_bytes(const int32_t *first, const int32_t *count, const int32_t *coeffs, int taps, int out_size,
-                            int channels, int32_t *table) {
+                            int channels, int window, int32_t *table) {
     const int steps = (taps + 3) / 4;
     for (int x = 0; x < out_size; x++) {
         uint8_t *g = (uint8_t *)(table + (size_t)(x / 4) * (16 + (size_t)steps * 12));
-        if (x % 4 == 0) quad_byte_index(first, channels, x, out_size - x < 4 ? out_size - x : 4, (int32_t *)g);
+        if (x % 4 == 0) quad_byte_index(first, channels, x, out_size - x < 4 ? out_size - x : 4, window, (int32_t *)g);
         for (int t = 0; t < count[x]; t++) {
             const int32_t w = coeffs[(size_t)x * taps + t];
             /* Floor division by 2^14: the top part carries the sign, the others are 0-127. */
@@ -560,8 +632,10 @@ int resample_pack_row_weights(const int32_t *first, const int32_t *count, const 
     int quads = 0, window = 0, in_bytes = 0;
 #ifdef HAVE_X86
     if (has_avx512_madd() && (channels == 3 || channels == 4)) {
+        /* Two windows of 32 before one of 128: the two-source permute costs three. */
         if (weights_fit_bytes(count, coeffs, taps, out_size))
-            window = quads_fit(first, channels, out_size, 4, 64) ? 64 : quads_fit(first, channels, out_size, 4, 128) ? 128 : 0;
+            window = quads_fit(first, channels, out_size, 4, 64) ? 64 : halves_fit(first, channels, out_size) ? 32
+                   : quads_fit(first, channels, out_size, 4, 128) ? 128 : 0;
         in_bytes = window != 0;
         if (!in_bytes)
             window = quads_fit(first, channels, out_size, 2, 64) ? 64 : quads_fit(first, channels, out_size, 2, 128) ? 128 : 0;
@@ -575,7 +649,7 @@ int resample_pack_row_weights(const int32_t *first, const int32_t *count, const 
     packed[2] = window;
     int32_t *table = packed + PACK_HEADER;
     if (in_bytes) {
-        pack_quad_bytes(first, count, coeffs, taps, out_size, channels, table);
+        pack_quad_bytes(first, count, coeffs, taps, out_size, channels, window, table);
         return 0;
     }
     for (int x = 0; x < out_size; x++) {
@@ -608,7 +682,7 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
                          const int32_t *packed, int taps, int out_size, int bits) {
 #ifdef HAVE_X86
     if (packed && packed[0] == PACK_QUAD_BYTES && packed[1] == channels) {
-        row_quad_bytes_avx512(src, src_bytes, dst, channels, first, packed + PACK_HEADER, taps, out_size, bits, packed[2] == 128);
+        row_quad_bytes_avx512(src, NULL, src_bytes, dst, NULL, channels, first, packed + PACK_HEADER, taps, out_size, bits, packed[2]);
         return;
     }
     if (packed && packed[0] == PACK_QUADS && packed[1] == channels) {
@@ -622,6 +696,19 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
 #endif
     (void)packed;
     resample_row(src, src_bytes, dst, channels, first, count, coeffs, taps, out_size, bits);
+}
+
+void resample_rows_packed(const uint8_t *src, const uint8_t *src2, size_t src_bytes, uint8_t *dst, uint8_t *dst2, int channels,
+                          const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                          const int32_t *packed, int taps, int out_size, int bits) {
+#ifdef HAVE_X86
+    if (packed && packed[0] == PACK_QUAD_BYTES && packed[1] == channels) {
+        row_quad_bytes_avx512(src, src2, src_bytes, dst, dst2, channels, first, packed + PACK_HEADER, taps, out_size, bits, packed[2]);
+        return;
+    }
+#endif
+    resample_row_packed(src, src_bytes, dst, channels, first, count, coeffs, packed, taps, out_size, bits);
+    resample_row_packed(src2, src_bytes, dst2, channels, first, count, coeffs, packed, taps, out_size, bits);
 }
 
 void resample_row_portable(const uint8_t *src, uint8_t *dst, int channels,
@@ -649,6 +736,34 @@ void resample_column(const uint8_t *const *rows, size_t row_bytes, int count,
 void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int count,
                               const int32_t *weights, uint8_t *dst, int bits) {
     column_scalar(rows, 0, row_bytes, count, weights, dst, bits);
+}
+
+#ifdef HAVE_X86
+/* Whether every alpha byte of the first `pixels` (a multiple of 32 / ch) is 255: each
+ * byte ORed with the colour bytes set, so an opaque run is all ones. */
+__attribute__((target("avx2")))
+static size_t opaque_avx2(const uint8_t *src, size_t pixels, int ch, int *opaque) {
+    const __m256i colour = ch == 4 ? _mm256_set1_epi32(0x00FFFFFF) : _mm256_set1_epi16(0x00FF);
+    const size_t step = 32 / (size_t)ch;
+    __m256i all = _mm256_set1_epi8(-1);
+    size_t i = 0;
+    for (; i + step <= pixels; i += step) {
+        _mm_prefetch((const char *)(src + i * ch) + 4096, _MM_HINT_T0);
+        all = _mm256_and_si256(all, _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(src + i * ch)), colour));
+    }
+    *opaque = _mm256_movemask_epi8(_mm256_cmpeq_epi8(all, _mm256_set1_epi8(-1))) == -1;
+    return i;
+}
+#endif
+
+int resample_opaque(const uint8_t *src, size_t pixels, int channels) {
+    int opaque = 1;
+    size_t done = 0;
+#ifdef HAVE_X86
+    if ((channels == 2 || channels == 4) && has_avx2()) done = opaque_avx2(src, pixels, channels, &opaque);
+#endif
+    for (size_t i = done; opaque && i < pixels; i++) opaque = src[i * channels + channels - 1] == 255;
+    return opaque;
 }
 
 void resample_premultiply(const uint8_t *src, uint8_t *dst, size_t pixels, int channels) {

@@ -279,31 +279,43 @@ final class ResampleKernelTests: XCTestCase {
     }
 
     /// One row through the packed kernel and through the portable code.
+    /// The packed kernel's bytes for `row`, then for `row` and its reverse made as a pair
+    /// (each in its own allocation, so a read past either's end shows under ASan), beside
+    /// the portable kernel's for the same three.
     static func packedAndPortable(_ row: [UInt8], _ w: ResampleWeights, _ packed: UnsafePointer<Int32>,
                                   channels: Int) -> (packed: [UInt8], portable: [UInt8]) {
         let bits = Int32(ResampleWeights.precisionBits)
-        var fast = [UInt8](repeating: 0, count: w.outSize * channels), portable = fast
+        let reversed = Array(row.reversed())
+        let bytes = w.outSize * channels
+        var fast = [UInt8](repeating: 0, count: bytes), portable = fast, pair = fast, pair2 = fast, portable2 = fast
         row.withUnsafeBufferPointer { s in
-            w.first.withUnsafeBufferPointer { f in
-                w.count.withUnsafeBufferPointer { c in
-                    w.coefficients.withUnsafeBufferPointer { k in
-                        resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
-                                            k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
-                        resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
-                                              k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+            reversed.withUnsafeBufferPointer { r in
+                w.first.withUnsafeBufferPointer { f in
+                    w.count.withUnsafeBufferPointer { c in
+                        w.coefficients.withUnsafeBufferPointer { k in
+                            resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
+                                                k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
+                            resample_rows_packed(s.baseAddress, r.baseAddress, s.count, &pair, &pair2, Int32(channels), f.baseAddress,
+                                                 c.baseAddress, k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
+                            resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
+                                                  k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                            resample_row_portable(r.baseAddress, &portable2, Int32(channels), f.baseAddress, c.baseAddress,
+                                                  k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
+                        }
                     }
                 }
             }
         }
-        return (fast, portable)
+        return (fast + pair + pair2, portable + portable + portable2)
     }
 
     /// The multiply-add kernels, with their weights split into 16-bit halves, against the
     /// portable one: every filter (negative lobes too), shrinking and enlarging, windows
     /// that end at the row's end, RGB and RGBA, partial last groups of four, and shrinks
     /// around the most a group of four's 64-byte window allows (about 6x for RGB, 4.6x for
-    /// RGBA), then its 128-byte one (about 13x and 10x; past that, on CPUs with AVX-512,
-    /// the pairs kernel runs).
+    /// RGBA), then its two windows of 32 (RGB to about 6.6x, RGBA to 4x) and its 128-byte
+    /// one (about 13x and 10x; past that, on CPUs with AVX-512, the pairs kernel runs);
+    /// one row at a time and two.
     func testPackedWeightsKernelEqualsPortable() {
         var seed: UInt32 = 11
         for filter in ResampleFilter.allCases where filter != .nearest {

@@ -33,6 +33,12 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
                          const int32_t *first, const int32_t *count, const int32_t *coeffs,
                          const int32_t *packed, int taps, int out_size, int bits);
 
+/* resample_row_packed of two rows of the same width, `src` to `dst` and `src2` to `dst2`:
+ * the same integers, faster where the kernel shares each weight load between the rows. */
+void resample_rows_packed(const uint8_t *src, const uint8_t *src2, size_t src_bytes, uint8_t *dst, uint8_t *dst2, int channels,
+                          const int32_t *first, const int32_t *count, const int32_t *coeffs,
+                          const int32_t *packed, int taps, int out_size, int bits);
+
 /* One output row of the vertical pass: the weighted sum of the `count` rows of
  * `row_bytes` bytes that `rows` points to (rows, not a stride: the caller keeps only
  * the last few source rows, in a ring). */
@@ -52,5 +58,9 @@ void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int 
  * The portable form is what CPUs without AVX2 run and what the tests hold the rest to. */
 void resample_premultiply(const uint8_t *src, uint8_t *dst, size_t pixels, int channels);
 void resample_premultiply_portable(const uint8_t *src, uint8_t *dst, size_t pixels, int channels);
+
+/* Whether all `pixels` pixels of `channels` (2 or 4, alpha last) are opaque, where
+ * premultiplying changes nothing. */
+int resample_opaque(const uint8_t *src, size_t pixels, int channels);
 
 #endif

@@ -33,9 +33,7 @@ final class LowerBand: @unchecked Sendable {  // one thread at a time, handed ov
 
     func add(_ chunk: RowChunk) {
         guard let resampler else { return }
-        for i in 0..<chunk.count {
-            resampler.add(row: offset + chunk.firstRow + i, chunk.pixels + i * chunk.bytesPerRow)
-        }
+        resampler.add(rows: offset + chunk.firstRow, count: chunk.count, chunk.pixels, bytesPerRow: chunk.bytesPerRow)
     }
 
     /// Every row of the band is made.

@@ -10,6 +10,11 @@ enum AlphaPremultiplier {
         resample_premultiply(src, dst, pixels, Int32(channels))
     }
 
+    /// Whether every pixel's alpha is 255: premultiplying would copy the row unchanged.
+    static func isOpaque(_ src: UnsafePointer<UInt8>, pixels: Int, channels: Int) -> Bool {
+        resample_opaque(src, pixels, Int32(channels)) != 0
+    }
+
     /// colour = min(255, colour * 255 / alpha), truncating; alpha 0 and 255 untouched.
     static func unpremultiply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, channels: Int) {
         let colour = channels - 1

@@ -13,9 +13,9 @@ package enum Resampler {
         if RowResampler.passes(region: Rect(size: image.size), rect: rect, target: size) == (false, false) { return image }
         let resampler = RowResampler(source: image.size, channels: image.channels, rect: rect, target: size, filter: filter)
         image.pixels.withUnsafeBufferPointer { src in
-            for y in resampler.rows {
-                resampler.add(row: y, src.baseAddress! + y * image.bytesPerRow)
-            }
+            let rows = resampler.rows
+            resampler.add(rows: rows.lowerBound, count: rows.count, src.baseAddress! + rows.lowerBound * image.bytesPerRow,
+                          bytesPerRow: image.bytesPerRow)
         }
         return resampler.finish()
     }
@@ -41,6 +41,25 @@ package enum Resampler {
                 w.coefficients.withUnsafeBufferPointer { coeffs in
                     resample_row_packed(src, bytes, dst, Int32(channels), first.baseAddress, count.baseAddress, coeffs.baseAddress,
                                         packed, Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits))
+                }
+            }
+        }
+    }
+
+    /// `convolveRow` of two rows of the same width, `src` into `dst` and `src2` into `dst2`.
+    package static func convolveRows(_ src: UnsafePointer<UInt8>, _ src2: UnsafePointer<UInt8>, bytes: Int,
+                                     into dst: UnsafeMutablePointer<UInt8>, _ dst2: UnsafeMutablePointer<UInt8>,
+                                     channels: Int, weights w: ResampleWeights, packed: UnsafePointer<Int32>?) {
+        guard w.isTabled, let packed else {
+            convolveRow(src, bytes: bytes, into: dst, channels: channels, weights: w, packed: packed)
+            convolveRow(src2, bytes: bytes, into: dst2, channels: channels, weights: w, packed: packed)
+            return
+        }
+        w.first.withUnsafeBufferPointer { first in
+            w.count.withUnsafeBufferPointer { count in
+                w.coefficients.withUnsafeBufferPointer { coeffs in
+                    resample_rows_packed(src, src2, bytes, dst, dst2, Int32(channels), first.baseAddress, count.baseAddress,
+                                         coeffs.baseAddress, packed, Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits))
                 }
             }
         }

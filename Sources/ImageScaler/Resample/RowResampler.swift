@@ -2,9 +2,11 @@
 /// into it and an encoder can stream out of it: neither the source nor (before it is
 /// complete) the output has to exist whole. Each source row the vertical pass will read
 /// is premultiplied (when there is alpha) and horizontally resampled on arrival, while
-/// it is in cache; each output row is made as soon as its last source row has arrived,
-/// so only the last `ring` horizontally resampled rows (as many as the vertical
-/// filter's widest window) are kept. Rows outside the vertical window are ignored.
+/// it is in cache, two at a time where they come together (the kernel shares its weight
+/// loads between them); each output row is made as soon as its last source row has
+/// arrived, so only the last `ring` horizontally resampled rows (one more than the
+/// vertical filter's widest window, for the pair) are kept. Rows outside the vertical
+/// window are ignored.
 /// Output equals `Resampler.resample`.
 ///
 /// A resampler may make only a band of the output rows (`outputRows`): two bands over
@@ -32,6 +34,8 @@ package final class RowResampler {
     private let needV: Bool
     private let tempWidth: Int
     /// Slots in `temp`: window row r lives in slot r % ring until row r + ring arrives.
+    /// One more than a window: a pair's second row must not overwrite a row the first
+    /// one's output rows read.
     private let ring: Int
     // Plain allocations, not arrays: a row costs a few nanoseconds of work when the
     // source is one pixel wide, and array access checks cost more than that.
@@ -86,11 +90,11 @@ package final class RowResampler {
         // Output row y reads window rows first[y] ..< first[y] + count[y], count <= taps,
         // and is made as soon as its last row arrives; windows only move down. So when
         // row r arrives, no unmade output row still needs row r - taps.
-        ring = needV ? max(1, min(vertical.taps, rows.count)) : 1
+        ring = needV ? max(1, min(vertical.taps + 1, rows.count)) : 2
         temp = .allocate(capacity: ring * tempWidth * channels)
         rowPointers = .allocate(capacity: ring)
         rowPointers.initialize(repeating: nil, count: ring)
-        scratch = .allocate(capacity: channels == 2 || channels == 4 ? source.width * channels : 1)
+        scratch = .allocate(capacity: channels == 2 || channels == 4 ? 2 * source.width * channels : 1)
         let lazyTaps = needV && !vertical.isTabled ? vertical.taps : 1
         columnWeights = .allocate(capacity: lazyTaps)
         weightScratch = .allocate(capacity: lazyTaps)
@@ -153,28 +157,53 @@ package final class RowResampler {
 
     /// Takes source row `y` (top-left origin, straight alpha, `source.width` pixels).
     package func add(row y: Int, _ pixels: UnsafePointer<UInt8>) {
-        guard rows.contains(y) else { return }
+        add(rows: y, count: 1, pixels, bytesPerRow: 0)
+    }
+
+    /// Takes source rows `y ..< y + count`, `bytesPerRow` apart from `pixels`.
+    package func add(rows y: Int, count: Int, _ pixels: UnsafePointer<UInt8>, bytesPerRow: Int) {
+        let from = max(y, rows.lowerBound), to = min(y + count, rows.upperBound)
+        var row = from
+        while row < to {
+            let pair = row + 1 < to && horizontal != nil ? 2 : 1
+            convolve(row: row, pair: pair, pixels + (row - y) * bytesPerRow, bytesPerRow: bytesPerRow)
+            received = row + pair - rows.lowerBound
+            row += pair
+            emitReadyRows()
+        }
+    }
+
+    /// Premultiplies and horizontally resamples source row `y` (and `y + 1`, `bytesPerRow`
+    /// on, when `pair` is 2) into their ring slots.
+    private func convolve(row y: Int, pair: Int, _ pixels: UnsafePointer<UInt8>, bytesPerRow: Int) {
         let bytes = source.width * channels
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
-        var line = pixels
-        if premultiplies {
+        var line = pixels, second = pixels + bytesPerRow
+        // An opaque row premultiplied is itself: photos with an alpha channel are mostly
+        // such rows, and the check reads a row in a third of the time premultiplying takes.
+        if premultiplies && !AlphaPremultiplier.isOpaque(pixels, pixels: source.width, channels: channels) {
             AlphaPremultiplier.premultiply(pixels, into: scratch, pixels: source.width, channels: channels)
             line = UnsafePointer(scratch)
         }
-        if let horizontal {
-            Resampler.convolveRow(line, bytes: bytes, into: out, channels: channels, weights: horizontal, packed: packed)
-        } else {
-            out.update(from: line, count: bytes)
+        if premultiplies && pair == 2 && !AlphaPremultiplier.isOpaque(second, pixels: source.width, channels: channels) {
+            AlphaPremultiplier.premultiply(second, into: scratch + bytes, pixels: source.width, channels: channels)
+            second = UnsafePointer(scratch + bytes)
         }
-        received = y - rows.lowerBound + 1
-        emitReadyRows()
+        guard let horizontal else {
+            out.update(from: line, count: bytes)
+            return
+        }
+        if pair == 2 {
+            let out2 = temp + (y + 1 - rows.lowerBound) % ring * tempWidth * channels
+            Resampler.convolveRows(line, second, bytes: bytes, into: out, out2, channels: channels, weights: horizontal, packed: packed)
+        } else {
+            Resampler.convolveRow(line, bytes: bytes, into: out, channels: channels, weights: horizontal, packed: packed)
+        }
     }
 
     /// Takes every row of a chunk.
     func add(_ chunk: RowChunk) {
-        for i in 0..<chunk.count {
-            add(row: chunk.firstRow + i, chunk.pixels + i * chunk.bytesPerRow)
-        }
+        add(rows: chunk.firstRow, count: chunk.count, chunk.pixels, bytesPerRow: chunk.bytesPerRow)
     }
 
     /// Takes every row of a chunk, calling `take` after each `feedRows` of them (and at
@@ -183,9 +212,7 @@ package final class RowResampler {
         var first = 0
         while first < chunk.count {
             let count = min(RowResampler.feedRows, chunk.count - first)
-            for i in first..<first + count {
-                add(row: chunk.firstRow + i, chunk.pixels + i * chunk.bytesPerRow)
-            }
+            add(rows: chunk.firstRow + first, count: count, chunk.pixels + first * chunk.bytesPerRow, bytesPerRow: chunk.bytesPerRow)
             try take()
             first += count
         }
@@ -240,7 +267,7 @@ package final class RowResampler {
                 }
             } else {
                 guard y - rows.lowerBound < received else { return }
-                out.update(from: temp, count: rowBytes)
+                out.update(from: temp + (y - rows.lowerBound) % ring * rowBytes, count: rowBytes)
             }
             if premultiplies { AlphaPremultiplier.unpremultiply(out, pixels: target.width, channels: channels) }
             rowsDone += 1
