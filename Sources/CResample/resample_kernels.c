@@ -402,7 +402,7 @@ static size_t premultiply_avx2(const uint8_t *src, uint8_t *dst, size_t pixels, 
                                   : _mm256_setr_epi8(1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15,
                                                      1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15);
     const __m256i own = ch == 4 ? _mm256_set1_epi32((int)0xFF000000) : _mm256_set1_epi16((short)0xFF00);
-    const __m256i zero = _mm256_setzero_si256(), half = _mm256_set1_epi16(128);
+    const __m256i zero = _mm256_setzero_si256(), half = _mm256_set1_epi16(128), k257 = _mm256_set1_epi16(257);
     const size_t step = 32 / (size_t)ch;
     size_t i = 0;
     for (; i + step <= pixels; i += step) {
@@ -414,7 +414,8 @@ static size_t premultiply_avx2(const uint8_t *src, uint8_t *dst, size_t pixels, 
         const __m256i a = _mm256_or_si256(_mm256_shuffle_epi8(v, alpha), own);
         __m256i t[2] = {_mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(v, zero), _mm256_unpacklo_epi8(a, zero)), half),
                         _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(v, zero), _mm256_unpackhi_epi8(a, zero)), half)};
-        for (int h = 0; h < 2; h++) t[h] = _mm256_srli_epi16(_mm256_add_epi16(t[h], _mm256_srli_epi16(t[h], 8)), 8);
+        /* (t + (t >> 8)) >> 8 is (t * 257) >> 16 for t below 2^16: one high multiply. */
+        for (int h = 0; h < 2; h++) t[h] = _mm256_mulhi_epu16(t[h], k257);
         _mm256_storeu_si256((__m256i *)(dst + i * ch), _mm256_packus_epi16(t[0], t[1]));
     }
     return i;
@@ -740,18 +741,47 @@ void resample_column_portable(const uint8_t *const *rows, size_t row_bytes, int 
 
 #ifdef HAVE_X86
 /* Whether every alpha byte of the first `pixels` (a multiple of 32 / ch) is 255: each
- * byte ORed with the colour bytes set, so an opaque run is all ones. */
+ * byte ORed with the colour bytes set, so an opaque run is all ones. It stops at the
+ * first 256 bytes that are not, so a translucent row costs little more than its start. */
 __attribute__((target("avx2")))
 static size_t opaque_avx2(const uint8_t *src, size_t pixels, int ch, int *opaque) {
     const __m256i colour = ch == 4 ? _mm256_set1_epi32(0x00FFFFFF) : _mm256_set1_epi16(0x00FF);
+    const __m256i ones = _mm256_set1_epi8(-1);
     const size_t step = 32 / (size_t)ch;
-    __m256i all = _mm256_set1_epi8(-1);
+    __m256i all = ones;
     size_t i = 0;
     for (; i + step <= pixels; i += step) {
-        _mm_prefetch((const char *)(src + i * ch) + 4096, _MM_HINT_T0);
         all = _mm256_and_si256(all, _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(src + i * ch)), colour));
+        if ((i / step) % 8 == 7 && _mm256_movemask_epi8(_mm256_cmpeq_epi8(all, ones)) != -1) break;
     }
-    *opaque = _mm256_movemask_epi8(_mm256_cmpeq_epi8(all, _mm256_set1_epi8(-1))) == -1;
+    *opaque = _mm256_movemask_epi8(_mm256_cmpeq_epi8(all, ones)) == -1;
+    return i;
+}
+
+/* unpremultiply_scalar's arithmetic, eight pixels of four channels at a time, in float:
+ * v * 255 (at most 65025) and a are exact, the quotient is rounded by at most 2^-24 of
+ * itself (under 0.004), and a quotient below an integer k is at least 1/254 below it, so
+ * truncating the float quotient is truncating the true one. */
+__attribute__((target("avx2")))
+static size_t unpremultiply_avx2(uint8_t *p, size_t pixels) {
+    const __m256i alpha_byte = _mm256_set1_epi32(255);
+    const __m256 c255 = _mm256_set1_ps(255.0f);
+    size_t i = 0;
+    for (; i + 8 <= pixels; i += 8) {
+        const __m256i px = _mm256_loadu_si256((const __m256i *)(p + i * 4));
+        const __m256i a = _mm256_srli_epi32(px, 24);
+        /* Alpha 0 and 255 keep the colour: divide by 255 (255 * v / 255 = v) there. */
+        const __m256i keep = _mm256_or_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()), _mm256_cmpeq_epi32(a, alpha_byte));
+        const __m256 div = _mm256_cvtepi32_ps(_mm256_blendv_epi8(a, alpha_byte, keep));
+        __m256i out = _mm256_and_si256(px, _mm256_set1_epi32((int)0xFF000000));
+        for (int c = 0; c < 3; c++) {
+            const __m256i v = _mm256_and_si256(_mm256_srli_epi32(px, 8 * c), alpha_byte);
+            __m256i q = _mm256_cvttps_epi32(_mm256_div_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(v), c255), div));
+            q = _mm256_min_epi32(q, alpha_byte);
+            out = _mm256_or_si256(out, _mm256_slli_epi32(q, 8 * c));
+        }
+        _mm256_storeu_si256((__m256i *)(p + i * 4), out);
+    }
     return i;
 }
 #endif
@@ -764,6 +794,32 @@ int resample_opaque(const uint8_t *src, size_t pixels, int channels) {
 #endif
     for (size_t i = done; opaque && i < pixels; i++) opaque = src[i * channels + channels - 1] == 255;
     return opaque;
+}
+
+/* Pixels `from ..< pixels`, in place: colour = min(255, colour * 255 / alpha), truncating,
+ * alpha 0 and 255 untouched (Pillow's RGBa -> RGBA). */
+static void unpremultiply_scalar(uint8_t *p, size_t from, size_t pixels, int ch) {
+    for (size_t i = from; i < pixels; i++) {
+        uint8_t *q = p + i * ch;
+        const uint32_t a = q[ch - 1];
+        if (a == 255 || a == 0) continue;
+        for (int c = 0; c < ch - 1; c++) {
+            const uint32_t v = (uint32_t)q[c] * 255 / a;
+            q[c] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    }
+}
+
+void resample_unpremultiply(uint8_t *p, size_t pixels, int channels) {
+    size_t done = 0;
+#ifdef HAVE_X86
+    if (channels == 4 && has_avx2()) done = unpremultiply_avx2(p, pixels);
+#endif
+    unpremultiply_scalar(p, done, pixels, channels);
+}
+
+void resample_unpremultiply_portable(uint8_t *p, size_t pixels, int channels) {
+    unpremultiply_scalar(p, 0, pixels, channels);
 }
 
 void resample_premultiply(const uint8_t *src, uint8_t *dst, size_t pixels, int channels) {

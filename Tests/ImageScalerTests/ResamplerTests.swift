@@ -278,7 +278,49 @@ final class ResampleKernelTests: XCTestCase {
         }
     }
 
-    /// One row through the packed kernel and through the portable code.
+    /// Unpremultiplying, SIMD and portable, against min(255, v * 255 / a) truncated worked
+    /// out here, alpha 0 and 255 untouched: every colour with every alpha, for LA and RGBA,
+    /// over row lengths that end inside a vector and past one.
+    func testUnpremultiplyIsTruncatedQuotientEverywhere() {
+        for channels in [2, 4] {
+            for pixels in [65536, 65536 + 5, 7, 1] {
+                var src = [UInt8](repeating: 0, count: pixels * channels)
+                for i in 0..<pixels {
+                    let v = UInt8(truncatingIfNeeded: i), a = UInt8(truncatingIfNeeded: i >> 8 ^ i * 3)
+                    for c in 0..<channels - 1 { src[i * channels + c] = c == 1 ? 255 - v : v &+ UInt8(c * 40) }
+                    src[i * channels + channels - 1] = a
+                }
+                let expected = (0..<src.count).map { j -> UInt8 in
+                    let alpha = UInt32(src[j / channels * channels + channels - 1])
+                    if j % channels == channels - 1 || alpha == 0 || alpha == 255 { return src[j] }
+                    return UInt8(min(255, UInt32(src[j]) * 255 / alpha))
+                }
+                var simd = src, portable = src
+                resample_unpremultiply(&simd, pixels, Int32(channels))
+                resample_unpremultiply_portable(&portable, pixels, Int32(channels))
+                XCTAssertEqual(simd, expected, "\(channels) channels, \(pixels) pixels")
+                XCTAssertEqual(portable, expected, "\(channels) channels, \(pixels) pixels")
+            }
+        }
+    }
+
+    /// A row is opaque only when every alpha is 255: one 254 anywhere (the first pixel, the
+    /// last, inside the vectors, in the tail after them) makes it not; colour never does.
+    func testOpaqueRowsAreEveryAlpha255() {
+        for channels in [2, 4] {
+            for pixels in [1, 7, 8, 64, 1001, 4928] {
+                var row = [UInt8](repeating: 0, count: pixels * channels)
+                for i in 0..<pixels { row[i * channels + channels - 1] = 255 }
+                XCTAssertEqual(resample_opaque(row, pixels, Int32(channels)), 1, "\(channels) x \(pixels): all 255")
+                for at in Set([0, pixels / 2, pixels - 1, max(0, pixels - 3)]) {
+                    var one = row
+                    one[at * channels + channels - 1] = 254
+                    XCTAssertEqual(resample_opaque(one, pixels, Int32(channels)), 0, "\(channels) x \(pixels): 254 at \(at)")
+                }
+            }
+        }
+    }
+
     /// The packed kernel's bytes for `row`, then for `row` and its reverse made as a pair
     /// (each in its own allocation, so a read past either's end shows under ASan), beside
     /// the portable kernel's for the same three.

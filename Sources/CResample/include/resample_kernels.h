@@ -63,4 +63,9 @@ void resample_premultiply_portable(const uint8_t *src, uint8_t *dst, size_t pixe
  * premultiplying changes nothing. */
 int resample_opaque(const uint8_t *src, size_t pixels, int channels);
 
+/* In place, the inverse: colour = min(255, colour * 255 / alpha), truncating, alpha 0
+ * and 255 left as they are (Pillow's RGBa -> RGBA). The portable form is the tests'. */
+void resample_unpremultiply(uint8_t *p, size_t pixels, int channels);
+void resample_unpremultiply_portable(uint8_t *p, size_t pixels, int channels);
+
 #endif

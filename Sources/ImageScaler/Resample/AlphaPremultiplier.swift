@@ -17,14 +17,6 @@ enum AlphaPremultiplier {
 
     /// colour = min(255, colour * 255 / alpha), truncating; alpha 0 and 255 untouched.
     static func unpremultiply(_ p: UnsafeMutablePointer<UInt8>, pixels: Int, channels: Int) {
-        let colour = channels - 1
-        for i in 0..<pixels {
-            let px = p + i * channels
-            let a = UInt32(px[colour])
-            if a == 255 || a == 0 { continue }
-            for c in 0..<colour {
-                px[c] = UInt8(min(255, UInt32(px[c]) * 255 / a))
-            }
-        }
+        resample_unpremultiply(p, pixels, Int32(channels))
     }
 }
