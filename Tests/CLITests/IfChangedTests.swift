@@ -43,13 +43,21 @@ final class IfChangedTests: XCTestCase {
             XCTAssertEqual(bytes, CLI.bytes(dir + "/out/" + name)?.count)
             XCTAssertEqual(format, "webp")
         }
-        // Unchanged: skipped, the manifest fields the same.
+        // Unchanged: skipped, the manifest fields the same, and the manifest not rewritten
+        // (an atomic rewrite would give it a new inode).
+        let manifest = dir + "/out/.imgscale-manifest"
+        func inode() -> Int? { (try? FileManager.default.attributesOfItem(atPath: manifest))?[.systemFileNumber] as? Int }
+        let written = inode()
+        XCTAssertNotNil(written)
         let again = run()
         XCTAssertEqual(again.mapValues(\.0), ["a.webp": "skipped", "b.webp": "skipped"])
         XCTAssertEqual(again.mapValues(\.1), first.mapValues(\.1))
-        // Touched, or copied afresh as a clone does (every mtime new): still skipped.
+        XCTAssertEqual(inode(), written, "a rerun that remade nothing leaves the manifest alone")
+        // Touched, or copied afresh as a clone does (every mtime new): still skipped, the
+        // manifest rewritten with the new stamps.
         XCTAssertEqual(CLI.sh("touch '\(dir)/in/a.jpg' && cp -p '\(dir)/in/b.jpg' '\(dir)/b2' && rm '\(dir)/in/b.jpg' && cp '\(dir)/b2' '\(dir)/in/b.jpg'").status, 0)
         XCTAssertEqual(run().mapValues(\.0), ["a.webp": "skipped", "b.webp": "skipped"])
+        XCTAssertNotEqual(inode(), written, "new stamps are written")
         // A changed option remakes everything; a changed input only its own outputs.
         XCTAssertEqual(run(["--quality", "60"]).mapValues(\.0), ["a.webp": "ok", "b.webp": "ok"])
         XCTAssertEqual(run(["--quality", "60"]).mapValues(\.0), ["a.webp": "skipped", "b.webp": "skipped"])

@@ -85,30 +85,50 @@ struct BuildManifest: Sendable {
     }
 
     static func parse(_ bytes: [UInt8]) -> [String: Entry]? {
+        // Bytes, not Strings, until a line has passed: a rerun over thousands of unchanged
+        // files spent most of its time splitting and indexing Strings here.
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        guard let first = lines.first, String(decoding: first, as: UTF8.self) == header else { return nil }
+        guard let first = lines.first, first.elementsEqual(header.utf8) else { return nil }
+        func text(_ field: ArraySlice<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
         var entries: [String: Entry] = [:]
+        entries.reserveCapacity(lines.count)
         for line in lines.dropFirst() where !line.isEmpty {
-            let fields = String(decoding: line, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
-            guard fields.count == 7 || fields.count == 8, SHA256.isDigest(fields[0]), SHA256.isDigest(fields[1]), SHA256.isDigest(fields[5]),
-                  case let sides = fields[2].split(separator: "x", omittingEmptySubsequences: false), sides.count == 2,
-                  let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0, isStamp(fields[3]), isStamp(fields[4]),
-                  let name = Hex.bytes(fields[6].utf8), !name.isEmpty, !name.contains(0x2F), !name.contains(0) else { return nil }
+            let fields = line.split(separator: 0x20, omittingEmptySubsequences: false)
+            guard fields.count == 7 || fields.count == 8, isDigest(fields[0]), isDigest(fields[1]), isDigest(fields[5]),
+                  case let sides = fields[2].split(separator: 0x78, omittingEmptySubsequences: false), sides.count == 2,
+                  let w = decimal(sides[0]), let h = decimal(sides[1]), w > 0, h > 0, isStamp(fields[3]), isStamp(fields[4]),
+                  let name = Hex.bytes(fields[6]), !name.isEmpty, !name.contains(0x2F), !name.contains(0) else { return nil }
             var placeholders = Placeholders()
             if fields.count == 8 {
-                guard let bytes = Hex.bytes(fields[7].utf8), let parsed = Placeholders(text: String(decoding: bytes, as: UTF8.self)) else { return nil }
+                guard let bytes = Hex.bytes(fields[7]), let parsed = Placeholders(text: String(decoding: bytes, as: UTF8.self)) else { return nil }
                 placeholders = parsed
             }
-            entries[FileName.decode(name)] = Entry(key: String(fields[0]), sha256: String(fields[1]), size: Size(width: w, height: h),
-                                                   stamps: Stamps(input: String(fields[4]), inputSHA: String(fields[5]), output: String(fields[3])),
+            entries[FileName.decode(name)] = Entry(key: text(fields[0]), sha256: text(fields[1]), size: Size(width: w, height: h),
+                                                   stamps: Stamps(input: text(fields[4]), inputSHA: text(fields[5]), output: text(fields[3])),
                                                    placeholders: placeholders)
         }
         return entries
     }
 
-    private static func isStamp(_ text: Substring) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 30 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+    /// 64 lowercase hex digits.
+    private static func isDigest(_ field: ArraySlice<UInt8>) -> Bool {
+        field.count == 64 && field.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    /// A decimal of 1 to 9 digits (a side in pixels).
+    private static func decimal(_ field: ArraySlice<UInt8>) -> Int? {
+        guard (1...9).contains(field.count) else { return nil }
+        var value = 0
+        for digit in field {
+            guard digit >= 0x30 && digit <= 0x39 else { return nil }
+            value = value * 10 + Int(digit - 0x30)
+        }
+        return value
+    }
+
+    private static func isStamp(_ field: ArraySlice<UInt8>) -> Bool {
+        let parts = field.split(separator: 0x2D, omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { !$0.isEmpty && $0.count <= 30 && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 
     func entry(for path: String) -> Entry? {
@@ -168,17 +188,23 @@ struct BuildManifest: Sendable {
         }
         var warnings: [String] = []
         for (dir, mine) in byDirectory {
+            var entries = loaded.directories[dir] ?? [:]
+            // A rerun that remade nothing leaves the manifest as it is (and as another run
+            // may have written it since).
+            if mine.allSatisfy({ entries[$0.key] == $0.value }) { continue }
             let lock = FileName.withCString(dir.isEmpty ? "." : dir) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
             if lock >= 0 { while flock(lock, LOCK_EX) != 0 && errno == EINTR {} }
             defer { if lock >= 0 { close(lock) } }
-            var entries = loaded.directories[dir] ?? [:]
             // What another run wrote since this one loaded: a manifest that does not parse
             // now was warned about at the start, or is another run's half (never: writes
             // are atomic), and is replaced.
+            var onDisk: [String: Entry]? = nil
             if let bytes = try? ImageFile.read(dir + fileName, limit: 64 << 20, regularOnly: true), let now = parse(bytes) {
                 entries.merge(now) { _, disk in disk }
+                onDisk = now
             }
             entries.merge(mine) { _, made in made }
+            if entries == onDisk { continue }
             var text = header + "\n"
             for name in entries.keys.sorted() {
                 let e = entries[name]!
