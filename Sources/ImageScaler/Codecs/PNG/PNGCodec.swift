@@ -96,8 +96,10 @@ package enum PNGCodec {
             // Chunks of about 256 KiB (21 rows of a 12 MP photo): a strip one pixel wide
             // would otherwise pay the per-chunk cost for every 16 bytes, and 16 rows of a
             // strip 67 million pixels wide would be a gigabyte. Several chunks wait in each
-            // pipe between threads, so larger ones would show in a huge image's peak memory.
-            let chunkRows = max(1, min(height, (1 << 18) / stride))
+            // pipe between threads, so larger ones would show in a huge image's peak memory
+            // (1 MiB ones: 108 MP, +6 MiB). But at least 8 rows where they fit in 2 MiB: a
+            // 40000-wide PNG's 2-row chunks cost 8% of its time in handing over.
+            let chunkRows = max(1, min(height, max((1 << 18) / stride, min(8, (1 << 21) / stride))))
             var chunk = PixelBuffer.samples(count: stride * chunkRows)
             // The strict default on a plain 8-bit file: ISA-L inflates and we unfilter
             // (libpng's inflate is zlib's, about half the speed). Any damage is then
