@@ -254,24 +254,43 @@ static void row_quads_avx512(const uint8_t *src, size_t src_bytes, uint8_t *dst,
 }
 
 /* One step's 64 source bytes for a group of four in bytes, placed by the group's permute:
- * from one 64-byte window at `from`, one of 128 (two registers, a two-source permute), or
- * (window 32) two 32-byte windows, pixels 0-1's at `from` and pixels 2-3's at `from2`, in
+ * from one 64-byte window at base[0] + off, one of 128 (two registers, a two-source
+ * permute), two of 32 (window 32: pixels 0-1's at base[0] and pixels 2-3's at base[2], in
  * one register's halves - a one-source permute, where the two-source one costs three
- * times as much on Intel cores. Near the row's end the loads are masked. */
+ * times as much on Intel cores), or four of 16 (window 16: each pixel's own, in a 128-bit
+ * lane, for windows too far apart for the others). Near the row's end the loads are masked. */
 static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vnni")))
-__m512i byte_step(const uint8_t *src, size_t src_bytes, size_t from, size_t from2, __m512i index, __mmask64 keep, int window,
+__m512i byte_step(const uint8_t *src, size_t src_bytes, const size_t *base, size_t off, __m512i index, __mmask64 keep, int window,
                   int near_end) {
-    if (window != 32) return quad_step(src, src_bytes, from, index, keep, window == 128, near_end);
-    __m256i lo, hi;
-    if (!near_end) {
-        lo = _mm256_loadu_si256((const __m256i *)(src + from));
-        hi = _mm256_loadu_si256((const __m256i *)(src + from2));
-    } else {
-        const size_t left = from < src_bytes ? src_bytes - from : 0, left2 = from2 < src_bytes ? src_bytes - from2 : 0;
-        lo = _mm256_maskz_loadu_epi8(left >= 32 ? ~0U : (1U << left) - 1, (const void *)(src + (left ? from : 0)));
-        hi = _mm256_maskz_loadu_epi8(left2 >= 32 ? ~0U : (1U << left2) - 1, (const void *)(src + (left2 ? from2 : 0)));
+    if (window == 64 || window == 128) return quad_step(src, src_bytes, base[0] + off, index, keep, window == 128, near_end);
+    if (window == 32) {
+        const size_t from = base[0] + off, from2 = base[2] + off;
+        __m256i lo, hi;
+        if (!near_end) {
+            lo = _mm256_loadu_si256((const __m256i *)(src + from));
+            hi = _mm256_loadu_si256((const __m256i *)(src + from2));
+        } else {
+            const size_t left = from < src_bytes ? src_bytes - from : 0, left2 = from2 < src_bytes ? src_bytes - from2 : 0;
+            lo = _mm256_maskz_loadu_epi8(left >= 32 ? ~0U : (1U << left) - 1, (const void *)(src + (left ? from : 0)));
+            hi = _mm256_maskz_loadu_epi8(left2 >= 32 ? ~0U : (1U << left2) - 1, (const void *)(src + (left2 ? from2 : 0)));
+        }
+        return _mm512_maskz_permutexvar_epi8(keep, index, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
     }
-    return _mm512_maskz_permutexvar_epi8(keep, index, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+    __m128i lane[4];
+    for (int j = 0; j < 4; j++) {
+        const size_t from = base[j] + off;
+        if (!near_end) {
+            lane[j] = _mm_loadu_si128((const __m128i *)(src + from));
+        } else {
+            const size_t left = from < src_bytes ? src_bytes - from : 0;
+            lane[j] = _mm_maskz_loadu_epi8(left >= 16 ? 0xFFFF : (__mmask16)((1U << left) - 1), (const void *)(src + (left ? from : 0)));
+        }
+    }
+    __m512i v = _mm512_castsi128_si512(lane[0]);
+    v = _mm512_inserti32x4(v, lane[1], 1);
+    v = _mm512_inserti32x4(v, lane[2], 2);
+    v = _mm512_inserti32x4(v, lane[3], 3);
+    return _mm512_maskz_permutexvar_epi8(keep, index, v);
 }
 
 /* Four output pixels and four taps per step: the layout of row_quads, with bytes where it
@@ -297,10 +316,11 @@ void row_quad_bytes(const uint8_t *src, const uint8_t *src2, size_t src_bytes, u
         const int n = out_size - x < 4 ? out_size - x : 4;
         const int32_t *g = packed + (size_t)(x / 4) * group;
         const __m512i index = _mm512_loadu_si512((const void *)g);
-        const size_t at = (size_t)first[x] * ch;
-        /* A partial group without a third pixel reads its first pixel's window twice. */
-        const size_t at2 = window == 32 && n > 2 ? (size_t)first[x + 2] * ch : at;
-        const size_t reach = (window == 32 ? at2 : at) + step * (size_t)(steps - 1) + (size_t)window;
+        /* Where each load starts (window 32: base[0] and base[2]; 16: all four); a partial
+         * group's missing pixels read its first pixel's bytes, with weights zero. */
+        size_t base[4];
+        for (int j = 0; j < 4; j++) base[j] = (size_t)first[j < n ? x + j : x] * ch;
+        const size_t reach = (window == 16 ? base[3] : window == 32 ? base[2] : base[0]) + step * (size_t)(steps - 1) + (size_t)window;
         const __m128i *w = (const __m128i *)(g + 16);
         __m512i a0 = _mm512_setzero_si512(), b0 = a0, c0 = a0, a1 = a0, b1 = a0, c1 = a0;
         __m512i d0 = a0, e0 = a0, f0 = a0, d1 = a0, e1 = a0, f1 = a0;
@@ -309,8 +329,8 @@ void row_quad_bytes(const uint8_t *src, const uint8_t *src2, size_t src_bytes, u
 #define BYTE_STEPS(near_end) \
         if (rows == 2) { \
             for (; k < steps; k++, w += 3) { \
-                const __m512i p = byte_step(src, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
-                const __m512i q = byte_step(src2, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
+                const __m512i p = byte_step(src, src_bytes, base, step * (size_t)k, index, keep, window, near_end); \
+                const __m512i q = byte_step(src2, src_bytes, base, step * (size_t)k, index, keep, window, near_end); \
                 const __m512i wc = _mm512_broadcast_i32x4(_mm_loadu_si128(w)), wb = _mm512_broadcast_i32x4(_mm_loadu_si128(w + 1)); \
                 const __m512i wa = _mm512_broadcast_i32x4(_mm_loadu_si128(w + 2)); \
                 if (k & 1) { \
@@ -323,13 +343,13 @@ void row_quad_bytes(const uint8_t *src, const uint8_t *src2, size_t src_bytes, u
             } \
         } else { \
             for (; k + 2 <= steps; k += 2, w += 6) { \
-                const __m512i p0 = byte_step(src, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
-                const __m512i p1 = byte_step(src, src_bytes, at + step * (size_t)(k + 1), at2 + step * (size_t)(k + 1), index, keep, window, near_end); \
+                const __m512i p0 = byte_step(src, src_bytes, base, step * (size_t)k, index, keep, window, near_end); \
+                const __m512i p1 = byte_step(src, src_bytes, base, step * (size_t)(k + 1), index, keep, window, near_end); \
                 BYTE_PART(c0, p0, 0); BYTE_PART(b0, p0, 1); BYTE_PART(a0, p0, 2); \
                 BYTE_PART(c1, p1, 3); BYTE_PART(b1, p1, 4); BYTE_PART(a1, p1, 5); \
             } \
             if (k < steps) { \
-                const __m512i p0 = byte_step(src, src_bytes, at + step * (size_t)k, at2 + step * (size_t)k, index, keep, window, near_end); \
+                const __m512i p0 = byte_step(src, src_bytes, base, step * (size_t)k, index, keep, window, near_end); \
                 BYTE_PART(c0, p0, 0); BYTE_PART(b0, p0, 1); BYTE_PART(a0, p0, 2); \
             } \
         }
@@ -358,6 +378,8 @@ static void row_quad_bytes_avx512(const uint8_t *src, const uint8_t *src2, size_
     else row_quad_bytes(src, NULL, src_bytes, dst, NULL, ch, first, packed, taps, out_size, bits, w, 1);
     if (window == 32) {
         BYTE_ROWS(32)
+    } else if (window == 16) {
+        BYTE_ROWS(16)
     } else if (window == 128) {
         BYTE_ROWS(128)
     } else {
@@ -515,7 +537,8 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
  * (row_madd_avx2), 2 for groups of four (row_quads_avx512) and 3 for groups of four in
  * bytes (row_quad_bytes_avx512); [1] the channels it was made for (the groups' windows
  * depend on them); [2] the groups' window, 64 or 128 bytes, or 32 for two windows of
- * 32 (pixels 0-1's and 2-3's; groups of four in bytes only). */
+ * 32 (pixels 0-1's and 2-3's), 16 for four of 16 (one per pixel; both groups of four in
+ * bytes only). */
 enum { PACK_HEADER = 16, PACK_PAIRS = 1, PACK_QUADS = 2, PACK_QUAD_BYTES = 3 };
 
 size_t resample_packed_count(int taps, int out_size) {
@@ -544,14 +567,16 @@ static void quad_index(const int32_t *first, int ch, int x, int n, int32_t *out)
 }
 
 /* The same for groups of four in bytes: slot j's four bytes take channel c of taps t .. t + 3.
- * With two windows of 32, pixels 2-3 count from pixel 2's start, 32 bytes on. */
+ * With two windows of 32, pixels 2-3 count from pixel 2's start, 32 bytes on; with four of
+ * 16, pixel j's bytes are lane j's. */
 static void quad_byte_index(const int32_t *first, int ch, int x, int n, int window, int32_t *out) {
     uint8_t bytes[64] = {0};
     for (int c = 0; c < ch; c++)
         for (int j = 0; j < 4; j++) {
-            const int from = window == 32 && j >= 2 ? 2 : 0, half = from * 16;
+            /* The pixel whose load holds pixel j's bytes, and where that load sits. */
+            const int from = window == 16 ? j : window == 32 && j >= 2 ? 2 : 0, at = window == 16 ? 16 * j : from * 16;
             const int d = j < n ? (first[x + j] - first[x + from]) * ch : 0;
-            for (int t = 0; t < 4; t++) bytes[16 * c + 4 * j + t] = (uint8_t)(half + d + t * ch + c);
+            for (int t = 0; t < 4; t++) bytes[16 * c + 4 * j + t] = (uint8_t)(at + d + t * ch + c);
         }
     memcpy(out, bytes, 64);
 }
@@ -576,6 +601,15 @@ static int halves_fit(const int32_t *first, int ch, int out_size) {
             const int from = j - x >= 2 ? x + 2 : x;
             if (first[j] < first[from] || (int64_t)(first[j] - first[from]) * ch + 4 * ch > 32) return 0;
         }
+    return 1;
+}
+
+/* Whether each pixel's window starts at or after the group's first's (four taps of up to
+ * 4 channels always fit a lane of 16 bytes). */
+static int lanes_fit(const int32_t *first, int out_size) {
+    for (int x = 0; x < out_size; x += 4)
+        for (int j = x; j < x + 4 && j < out_size; j++)
+            if (first[j] < first[x]) return 0;
     return 1;
 }
 
@@ -636,7 +670,7 @@ int resample_pack_row_weights(const int32_t *first, const int32_t *count, const 
         /* Two windows of 32 before one of 128: the two-source permute costs three. */
         if (weights_fit_bytes(count, coeffs, taps, out_size))
             window = quads_fit(first, channels, out_size, 4, 64) ? 64 : halves_fit(first, channels, out_size) ? 32
-                   : quads_fit(first, channels, out_size, 4, 128) ? 128 : 0;
+                   : quads_fit(first, channels, out_size, 4, 128) ? 128 : lanes_fit(first, out_size) ? 16 : 0;
         in_bytes = window != 0;
         if (!in_bytes)
             window = quads_fit(first, channels, out_size, 2, 64) ? 64 : quads_fit(first, channels, out_size, 2, 128) ? 128 : 0;
