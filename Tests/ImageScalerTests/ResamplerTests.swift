@@ -355,9 +355,8 @@ final class ResampleKernelTests: XCTestCase {
     /// portable one: every filter (negative lobes too), shrinking and enlarging, windows
     /// that end at the row's end, RGB and RGBA, partial last groups of four, and shrinks
     /// around the most a group of four's 64-byte window allows (about 6x for RGB, 4.6x for
-    /// RGBA), then its two windows of 32 (RGB to about 6.6x, RGBA to 4x) and its 128-byte
-    /// one (about 13x and 10x; past that, on CPUs with AVX-512, the pairs kernel runs);
-    /// one row at a time and two.
+    /// RGBA), then its two windows of 32 (RGB to about 6.6x, RGBA to 4x), its 128-byte one
+    /// (about 13x and 10x) and past that a 16-byte lane per pixel; one row at a time and two.
     func testPackedWeightsKernelEqualsPortable() {
         var seed: UInt32 = 11
         for filter in ResampleFilter.allCases where filter != .nearest {

@@ -19,8 +19,9 @@ void resample_row(const uint8_t *src, size_t src_bytes, uint8_t *dst, int channe
 /* The horizontal weights again for the faster kernels of resample_row_packed, made once
  * per axis for one channel count: the low 15 bits of each weight and the rest
  * (w = hi * 2^15 + lo) as 16-bit pairs, zero past count[x], grouped per two output
- * pixels (AVX2) or, where the CPU has AVX-512 VBMI and VNNI and every four consecutive
- * windows start within 128 bytes, per four. `packed` holds
+ * pixels (AVX2) or, where the CPU has AVX-512 VBMI and VNNI, per four: in three 7-bit
+ * parts where every weight fits 22 bits (any shrink past about 2x), else as the 16-bit
+ * pairs where every four consecutive windows start within 128 bytes. `packed` holds
  * resample_packed_count(taps, out_size) int32s. Returns -1 (and the packed weights must
  * not be used) when a weight needs more than 31 bits. */
 size_t resample_packed_count(int taps, int out_size);
