@@ -118,7 +118,8 @@ final class ResamplerTests: XCTestCase {
                     pixels.withUnsafeBufferPointer { p in
                         for y in 0..<split { top.add(row: y, p.baseAddress! + y * width * channels) }
                         // Nearest's windows skip rows: the lower band may start below the split.
-                        for y in min(from, split)..<height { lower.add(row: y, p.baseAddress! + y * width * channels) }
+                        let start = min(from, split)
+                        lower.add(rows: start, count: height - start, p.baseAddress! + start * width * channels, bytesPerRow: width * channels)
                     }
                     XCTAssertEqual(top.rowsDone, first)
                     XCTAssertEqual(lower.rowsDone, outHeight)
@@ -129,9 +130,10 @@ final class ResamplerTests: XCTestCase {
     }
 
     /// A streamed resampler keeps only a ring of output rows; taking each row as it is
-    /// made, after every `feedRows` source rows or fewer, gives one resampler's rows, bit
-    /// for bit, for every filter, shrinking (up to 40 times, a ring of a row or two) and
-    /// enlarging (a ring of many), whole and as the top band of a split.
+    /// made, after every `feedRows` source rows or fewer (added as pieces, so made in
+    /// pairs), gives one resampler's rows (added one by one), bit for bit, for every
+    /// filter, shrinking (up to 40 times, a ring of a row or two) and enlarging (a ring of
+    /// many), whole and as the top band of a split.
     func testStreamedRingGivesEveryRowOnce() {
         var seed: UInt32 = 9
         for filter in ResampleFilter.allCases {
@@ -154,7 +156,8 @@ final class ResamplerTests: XCTestCase {
                         while y < height {
                             // Pieces of every size up to feedRows.
                             let count = min(step, height - y, RowResampler.feedRows)
-                            for r in y..<y + count { ring.add(row: r, p.baseAddress! + r * width * channels) }
+                            // Added as pieces (made two rows at a time), against `whole`'s rows one by one.
+                            ring.add(rows: y, count: count, p.baseAddress! + y * width * channels, bytesPerRow: width * channels)
                             y += count
                             step = step % RowResampler.feedRows + 1
                             while next < ring.rowsDone {

@@ -4,8 +4,8 @@
 /// is premultiplied (when there is alpha) and horizontally resampled on arrival, while
 /// it is in cache, two at a time where they come together (the kernel shares its weight
 /// loads between them); each output row is made as soon as its last source row has
-/// arrived, so only the last `ring` horizontally resampled rows (one more than the
-/// vertical filter's widest window, for the pair) are kept. Rows outside the vertical
+/// arrived, so only the last `ring` horizontally resampled rows (a few more than the
+/// vertical filter's widest window) are kept. Rows outside the vertical
 /// window are ignored.
 /// Output equals `Resampler.resample`.
 ///
@@ -34,8 +34,9 @@ package final class RowResampler {
     private let needV: Bool
     private let tempWidth: Int
     /// Slots in `temp`: window row r lives in slot r % ring until row r + ring arrives.
-    /// One more than a window: a pair's second row must not overwrite a row the first
-    /// one's output rows read.
+    /// One more than `taps`, which no window reaches (Pillow's windows are at most
+    /// taps - 1 rows), so that a pair's second row never overwrites a row the first one's
+    /// output rows read, whatever the windows.
     private let ring: Int
     // Plain allocations, not arrays: a row costs a few nanoseconds of work when the
     // source is one pixel wide, and array access checks cost more than that.
