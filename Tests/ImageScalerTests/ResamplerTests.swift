@@ -256,18 +256,25 @@ final class ResampleKernelTests: XCTestCase {
         }
     }
 
+    /// `pixels` pixels whose first 65536 hold every colour value with every alpha: pixel i
+    /// has colour i % 256 (its other channels moved from it) and alpha (i / 256) ^ (i * mix).
+    static func everyColourWithEveryAlpha(channels: Int, pixels: Int, mix: Int) -> [UInt8] {
+        var src = [UInt8](repeating: 0, count: pixels * channels)
+        for i in 0..<pixels {
+            let v = UInt8(truncatingIfNeeded: i), a = UInt8(truncatingIfNeeded: i >> 8 ^ i * mix)
+            for c in 0..<channels - 1 { src[i * channels + c] = c == 1 ? 255 - v : v &+ UInt8(c * 40) }
+            src[i * channels + channels - 1] = a
+        }
+        return src
+    }
+
     /// Premultiplying, SIMD and portable, against round(v * a / 255) worked out here (an odd
     /// denominator never leaves a half, so it is (v * a + 127) / 255): every colour with every
     /// alpha, for LA and RGBA, over row lengths that end inside a vector and past one.
     func testPremultiplyIsRoundedProductEverywhere() {
         for channels in [2, 4] {
             for pixels in [65536, 65536 + 7, 15, 1] {
-                var src = [UInt8](repeating: 0, count: pixels * channels)
-                for i in 0..<pixels {
-                    let v = UInt8(truncatingIfNeeded: i), a = UInt8(truncatingIfNeeded: i >> 8 ^ i * 7)
-                    for c in 0..<channels - 1 { src[i * channels + c] = c == 1 ? 255 - v : v &+ UInt8(c * 40) }
-                    src[i * channels + channels - 1] = a
-                }
+                let src = Self.everyColourWithEveryAlpha(channels: channels, pixels: pixels, mix: 7)
                 let expected = (0..<src.count).map { j -> UInt8 in
                     let alpha = UInt32(src[j / channels * channels + channels - 1])
                     return j % channels == channels - 1 ? src[j] : UInt8((UInt32(src[j]) * alpha + 127) / 255)
@@ -287,12 +294,7 @@ final class ResampleKernelTests: XCTestCase {
     func testUnpremultiplyIsTruncatedQuotientEverywhere() {
         for channels in [2, 4] {
             for pixels in [65536, 65536 + 5, 7, 1] {
-                var src = [UInt8](repeating: 0, count: pixels * channels)
-                for i in 0..<pixels {
-                    let v = UInt8(truncatingIfNeeded: i), a = UInt8(truncatingIfNeeded: i >> 8 ^ i * 3)
-                    for c in 0..<channels - 1 { src[i * channels + c] = c == 1 ? 255 - v : v &+ UInt8(c * 40) }
-                    src[i * channels + channels - 1] = a
-                }
+                let src = Self.everyColourWithEveryAlpha(channels: channels, pixels: pixels, mix: 3)
                 let expected = (0..<src.count).map { j -> UInt8 in
                     let alpha = UInt32(src[j / channels * channels + channels - 1])
                     if j % channels == channels - 1 || alpha == 0 || alpha == 255 { return src[j] }
