@@ -318,9 +318,14 @@ void row_quad_bytes(const uint8_t *src, const uint8_t *src2, size_t src_bytes, u
         const __m512i index = _mm512_loadu_si512((const void *)g);
         /* Where each load starts (window 32: base[0] and base[2]; 16: all four); a partial
          * group's missing pixels read its first pixel's bytes, with weights zero. */
-        size_t base[4];
-        for (int j = 0; j < 4; j++) base[j] = (size_t)first[j < n ? x + j : x] * ch;
-        const size_t reach = (window == 16 ? base[3] : window == 32 ? base[2] : base[0]) + step * (size_t)(steps - 1) + (size_t)window;
+        size_t base[4], last = 0;
+        for (int j = 0; j < 4; j++) {
+            base[j] = (size_t)first[j < n ? x + j : x] * ch;
+            if (base[j] > last) last = base[j];
+        }
+        /* The furthest any load reaches: from the last-starting lane's start with four
+         * lanes (in a partial group not lane 3), from pixel 2's with two windows. */
+        const size_t reach = (window == 16 ? last : window == 32 ? base[2] : base[0]) + step * (size_t)(steps - 1) + (size_t)window;
         const __m128i *w = (const __m128i *)(g + 16);
         __m512i a0 = _mm512_setzero_si512(), b0 = a0, c0 = a0, a1 = a0, b1 = a0, c1 = a0;
         __m512i d0 = a0, e0 = a0, f0 = a0, d1 = a0, e1 = a0, f1 = a0;
