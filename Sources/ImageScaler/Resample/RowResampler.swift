@@ -5,8 +5,8 @@
 /// it is in cache, two at a time where they come together (the kernel shares its weight
 /// loads between them); each output row is made as soon as its last source row has
 /// arrived, so only the last `ring` horizontally resampled rows (a few more than the
-/// vertical filter's widest window) are kept. Rows outside the vertical
-/// window are ignored.
+/// vertical filter's widest window) are kept. Rows outside the vertical window are
+/// ignored.
 /// Output equals `Resampler.resample`.
 ///
 /// A resampler may make only a band of the output rows (`outputRows`): two bands over
@@ -180,8 +180,9 @@ package final class RowResampler {
         let bytes = source.width * channels
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
         var line = pixels, second = pixels + bytesPerRow
-        // An opaque row premultiplied is itself: photos with an alpha channel are mostly
-        // such rows, and the check reads a row in a third of the time premultiplying takes.
+        // An opaque row premultiplied is itself, and photos with an alpha channel are
+        // mostly such rows: the check only reads the row (16 Mpx RGBA, all opaque: 31 ms
+        // to 21).
         if premultiplies && !AlphaPremultiplier.isOpaque(pixels, pixels: source.width, channels: channels) {
             AlphaPremultiplier.premultiply(pixels, into: scratch, pixels: source.width, channels: channels)
             line = UnsafePointer(scratch)
