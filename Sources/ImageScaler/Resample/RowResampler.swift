@@ -181,7 +181,7 @@ package final class RowResampler {
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
         var line = pixels, second = pixels + bytesPerRow
         // An opaque row premultiplied is itself, and photos with an alpha channel are
-        // mostly such rows: the check only reads the row (16 Mpx RGBA, all opaque: 31 ms
+        // mostly such rows: the check only reads the row (16 Mpx RGBA, all opaque: 23 ms
         // to 21).
         if premultiplies && !AlphaPremultiplier.isOpaque(pixels, pixels: source.width, channels: channels) {
             AlphaPremultiplier.premultiply(pixels, into: scratch, pixels: source.width, channels: channels)
