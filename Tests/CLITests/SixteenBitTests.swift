@@ -11,7 +11,7 @@ import Foundation
 final class SixteenBitTests: XCTestCase {
     /// Python that reads any PNG through `pngtopam -alphapam` into an HxWx4 (or x2) array.
     private static let reader = """
-    import json, os, subprocess, sys
+    import itertools, json, os, subprocess, sys
     import numpy as np
     B = os.environ['IMGSCALE']
     def pam(path):
@@ -113,16 +113,15 @@ final class SixteenBitTests: XCTestCase {
             if not has_alpha:
                 a = a[:, :, :3]
             h, w = a.shape[:2]
-            for name in ['box', 'bilinear', 'hamming', 'bicubic', 'lanczos']:
-                for size in [(23, 17), (w * 2 + 1, h + 3)]:
-                    run('fit', '--size', f'{size[0]}x{size[1]}', '--depth', '16', '--filter', name, src, '-o', 'out.png')
-                    got, maxval = pam('out.png')
-                    assert maxval == 65535
-                    got = got if has_alpha else got[:, :, :3]
-                    want = reference(a, (0, 0, w, h), (got.shape[1], got.shape[0]), name, has_alpha)
-                    diff = np.abs(got - want).max()
-                    worst = max(worst, diff)
-                    assert diff <= 1, (src, name, size, diff)
+            for name, size in sweep_sample(itertools.product(['box', 'bilinear', 'hamming', 'bicubic', 'lanczos'], [(23, 17), (w * 2 + 1, h + 3)]), 3):
+                run('fit', '--size', f'{size[0]}x{size[1]}', '--depth', '16', '--filter', name, src, '-o', 'out.png')
+                got, maxval = pam('out.png')
+                assert maxval == 65535
+                got = got if has_alpha else got[:, :, :3]
+                want = reference(a, (0, 0, w, h), (got.shape[1], got.shape[0]), name, has_alpha)
+                diff = np.abs(got - want).max()
+                worst = max(worst, diff)
+                assert diff <= 1, (src, name, size, diff)
         print('worst', worst)
         """, in: dir)
     }
