@@ -179,6 +179,9 @@ final class GainMapTests: XCTestCase {
             let m = try py(["check", input, out, rect])
             let size = m["map"] as? [Int], want = m["want"] as? [Int]
             XCTAssertEqual(size, want, "\(op): the map's size")
+            // The plan names the map the render writes, at the size libvips reads.
+            let plan = CLI.run(["plan"] + op + [input, "-o", dir + "/planned.jpg"])
+            XCTAssertTrue(plan.stdout.contains("gain map \(size?.first ?? 0)x\(size?.last ?? 0)\n"), "\(op): \(plan.stdout)")
             let map = try XCTUnwrap(m["map_mean_abs"] as? Double), hdr = try XCTUnwrap(m["hdr_rel"] as? Double)
             let sdr = try XCTUnwrap(m["sdr_rel"] as? Double)
             XCTAssertLessThanOrEqual(map, 1, "\(op): the map within 1 level on average of Pillow's resize of libvips's map")
@@ -229,8 +232,13 @@ final class GainMapTests: XCTestCase {
         // Other formats say once that it was dropped; --gain-map drop says nothing.
         let webp = CLI.run(["fill", "--size", "64x48", "--size", "32x24", source, "--out-dir", dir + "/w", "--name", "{w}.webp"])
         XCTAssertEqual(webp.stderr.components(separatedBy: "gain map dropped: WebP holds none here (JPEG keeps it)").count - 1, 1, webp.stderr)
+        // The plan says the same, each output under its name; with drop, neither.
+        let planned = CLI.run(["plan", "fill", "--size", "64x48", source, "--out-dir", dir + "/w", "--format", "webp", "--format", "jpeg"])
+        XCTAssertTrue(planned.stdout.contains("warning: gain map dropped: WebP holds none here (JPEG keeps it)"), planned.stdout)
+        XCTAssertTrue(planned.stdout.contains("gain map 32x24\n"), planned.stdout)
         let drop = CLI.run(["fill", "--size", "64x48", source, "-o", dir + "/d.jpg", "--gain-map", "drop"])
         XCTAssertEqual(drop.stderr, "")
+        XCTAssertFalse(CLI.run(["plan", "fill", "--size", "64x48", source, "-o", dir + "/d.jpg", "--gain-map", "drop"]).stdout.contains("gain map"))
         XCTAssertFalse(CLI.run(["info", dir + "/d.jpg"]).stdout.contains("gain map"))
         XCTAssertTrue(CLI.run(["info", source]).stdout.contains("gain map 816x612 (HDR)"))
         XCTAssertEqual(CLI.run(["fill", "--size", "64x48", source, "-o", dir + "/x.jpg", "--gain-map", "both"]).status, 2)

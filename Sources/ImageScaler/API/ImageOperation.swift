@@ -211,16 +211,28 @@ public enum ImageOperation: Sendable {
             decodes.append(JobPlan.Decode(shrink: read.shrink, window: read.window, split: DecodeSplit.oneThread.description,
                                           outputs: [i + firstOutput], drawn: job.drawn))
         }
+        // An HDR photo's gain map, as the render resizes it (GainMapRender) or says why not.
+        let map = settings.keepGainMap ? job.info.gainMap : nil
+        let mapBase = settings.autoOrient ? job.info.uprightSize : job.info.size
         let outputs = job.plans.indices.map { i in
             let plan = job.plans[i], format = job.formats[i]
             let (options, dropped) = job.encoding(i, channels: job.channels(i))
-            let metadata = plan.stages.lazy.compactMap(\.keptMetadata).first.map { [$0] }
+            var metadata = plan.stages.lazy.compactMap(\.keptMetadata).first.map { [$0] }
                 ?? [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
                     options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
+            var warnings = dropped + (settings.keepGainMap ? [job.info.gainMapDropped].compactMap { $0 } : [])
+            if let map {
+                if GainMapRender.keeps(format, plan: plan) {
+                    let upright = settings.autoOrient && job.info.orientation.swapsAxes ? Size(width: map.size.height, height: map.size.width) : map.size
+                    metadata.append("gain map \(GainMapGeometry(shown: plan.shown, target: plan.target, base: mapBase, map: upright).size)")
+                } else {
+                    warnings += GainMapRender.dropped([format], plans: [plan])
+                }
+            }
             return JobPlan.Output(operation: plan.operation.summary, size: plan.output, path: "\(plan.path)", stages: job.stages(i),
                                   format: format, settings: (plan.depth == 16 ? ["16-bit"] : []) + (format.codec.writer?.settings(options) ?? []),
                                   metadata: metadata,
-                                  dropped: dropped)
+                                  dropped: warnings)
         }
         return (decodes, outputs)
     }
