@@ -213,7 +213,6 @@ public enum ImageOperation: Sendable {
         }
         // An HDR photo's gain map, as the render resizes it (GainMapRender) or says why not.
         let map = settings.keepGainMap ? job.info.gainMap : nil
-        let mapBase = settings.autoOrient ? job.info.uprightSize : job.info.size
         let outputs = job.plans.indices.map { i in
             let plan = job.plans[i], format = job.formats[i]
             let (options, dropped) = job.encoding(i, channels: job.channels(i))
@@ -223,8 +222,7 @@ public enum ImageOperation: Sendable {
             var warnings = dropped + (settings.keepGainMap ? [job.info.gainMapDropped].compactMap { $0 } : [])
             if let map {
                 if GainMapRender.keeps(format, plan: plan) {
-                    let upright = settings.autoOrient && job.info.orientation.swapsAxes ? Size(width: map.size.height, height: map.size.width) : map.size
-                    metadata.append("gain map \(GainMapGeometry(shown: plan.shown, target: plan.target, base: mapBase, map: upright).size)")
+                    metadata.append("gain map \(GainMapRender.plannedSize(of: map, info: job.info, autoOrient: settings.autoOrient, plan: plan))")
                 } else {
                     warnings += GainMapRender.dropped([format], plans: [plan])
                 }

@@ -31,6 +31,14 @@ final class GainMapRender {
         return why
     }
 
+    /// The size the map of an output of `plan` will have, from the header alone (what
+    /// `plan` prints): the map's stored size turned as the picture is, through the same
+    /// geometry `attach` resizes the decoded map by.
+    static func plannedSize(of map: GainMap, info: ImageInfo, autoOrient: Bool, plan: RenderPlan) -> Size {
+        let upright = autoOrient && info.orientation.swapsAxes ? Size(width: map.size.height, height: map.size.width) : map.size
+        return GainMapGeometry(shown: plan.shown, target: plan.target, base: autoOrient ? info.uprightSize : info.size, map: upright).size
+    }
+
     /// Whether an output of `format` from `plan` keeps the map.
     static func keeps(_ format: ImageFormat, plan: RenderPlan) -> Bool { format.keepsGainMaps && plan.output == plan.target }
 
