@@ -119,7 +119,7 @@ public enum ImageOperation: Sendable {
                                       threads: settings.threads, permits: job.schedule.permits, trims: job.schedule.tight)
         // What an output format could not carry; the encodings may be asked for on
         // several threads.
-        let dropped = Locked<[String]>(job.notices + (settings.keepGainMap ? [job.info.gainMapDropped].compactMap { $0 } : []))
+        let dropped = Locked<[String]>(job.notices + GainMapRender.inputNotices(job.info, keep: settings.keepGainMap))
         let rendered: [Result<RenderResult, Error>]
         do {
             rendered = try executor.render(wanted.map { i in
@@ -219,7 +219,7 @@ public enum ImageOperation: Sendable {
             var metadata = plan.stages.lazy.compactMap(\.keptMetadata).first.map { [$0] }
                 ?? [options.iccProfile.map { "ICC \($0.count) bytes" }, options.exif.map { "EXIF \($0.count) bytes" },
                     options.xmp.map { "XMP \($0.count) bytes" }].compactMap { $0 }
-            var warnings = dropped + (settings.keepGainMap ? [job.info.gainMapDropped].compactMap { $0 } : [])
+            var warnings = dropped + GainMapRender.inputNotices(job.info, keep: settings.keepGainMap)
             if let map {
                 if GainMapRender.keeps(format, plan: plan) {
                     metadata.append("gain map \(GainMapRender.plannedSize(of: map, info: job.info, autoOrient: settings.autoOrient, plan: plan))")

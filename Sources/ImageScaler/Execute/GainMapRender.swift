@@ -31,6 +31,12 @@ final class GainMapRender {
         return why
     }
 
+    /// Why the input's map was dropped when its header was read (an index past the file's
+    /// end, a map larger than its picture), said for every output while maps are kept.
+    static func inputNotices(_ info: ImageInfo, keep: Bool) -> [String] {
+        keep ? [info.gainMapDropped].compactMap { $0 } : []
+    }
+
     /// The size the map of an output of `plan` will have, from the header alone (what
     /// `plan` prints): the map's stored size turned as the picture is, through the same
     /// geometry `attach` resizes the decoded map by.
