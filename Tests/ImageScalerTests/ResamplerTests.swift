@@ -270,10 +270,11 @@ final class ResampleKernelTests: XCTestCase {
 
     /// Premultiplying, SIMD and portable, against round(v * a / 255) worked out here (an odd
     /// denominator never leaves a half, so it is (v * a + 127) / 255): every colour with every
-    /// alpha, for LA and RGBA, over row lengths that end inside a vector and past one.
+    /// alpha, for LA and RGBA, over row lengths that end inside a vector and past one (59 and
+    /// 27: a 64-byte step, then a 32-byte one, then single pixels).
     func testPremultiplyIsRoundedProductEverywhere() {
         for channels in [2, 4] {
-            for pixels in [65536, 65536 + 7, 15, 1] {
+            for pixels in [65536, 65536 + 7, 59, 27, 15, 1] {
                 let src = Self.everyColourWithEveryAlpha(channels: channels, pixels: pixels, mix: 7)
                 let expected = (0..<src.count).map { j -> UInt8 in
                     let alpha = UInt32(src[j / channels * channels + channels - 1])
@@ -343,7 +344,7 @@ final class ResampleKernelTests: XCTestCase {
                             resample_row_packed(s.baseAddress, s.count, &fast, Int32(channels), f.baseAddress, c.baseAddress,
                                                 k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
                             resample_rows_packed(s.baseAddress, r.baseAddress, s.count, &pair, &pair2, Int32(channels), f.baseAddress,
-                                                 c.baseAddress, k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits)
+                                                 c.baseAddress, k.baseAddress, packed, Int32(w.taps), Int32(w.outSize), bits, s.baseAddress, s.count)
                             resample_row_portable(s.baseAddress, &portable, Int32(channels), f.baseAddress, c.baseAddress,
                                                   k.baseAddress, Int32(w.taps), Int32(w.outSize), bits)
                             resample_row_portable(r.baseAddress, &portable2, Int32(channels), f.baseAddress, c.baseAddress,

@@ -35,10 +35,13 @@ void resample_row_packed(const uint8_t *src, size_t src_bytes, uint8_t *dst, int
                          const int32_t *packed, int taps, int out_size, int bits);
 
 /* resample_row_packed of two rows of the same width, `src` to `dst` and `src2` to `dst2`:
- * the same integers, faster where the kernel shares each weight load between the rows. */
+ * the same integers, faster where the kernel shares each weight load between the rows.
+ * `ahead` (may be NULL) is `ahead_bytes` the caller reads next: the kernel asks the cache
+ * for them as it goes, so that the next rows come from memory while it computes. They are
+ * only prefetched, never read, so they may run past any mapping. */
 void resample_rows_packed(const uint8_t *src, const uint8_t *src2, size_t src_bytes, uint8_t *dst, uint8_t *dst2, int channels,
                           const int32_t *first, const int32_t *count, const int32_t *coeffs,
-                          const int32_t *packed, int taps, int out_size, int bits);
+                          const int32_t *packed, int taps, int out_size, int bits, const uint8_t *ahead, size_t ahead_bytes);
 
 /* One output row of the vertical pass: the weighted sum of the `count` rows of
  * `row_bytes` bytes that `rows` points to (rows, not a stride: the caller keeps only

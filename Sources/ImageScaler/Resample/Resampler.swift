@@ -46,10 +46,12 @@ package enum Resampler {
         }
     }
 
-    /// `convolveRow` of two rows of the same width, `src` into `dst` and `src2` into `dst2`.
+    /// `convolveRow` of two rows of the same width, `src` into `dst` and `src2` into `dst2`,
+    /// asking the cache meanwhile for the `aheadBytes` at `ahead` (only prefetched, never read).
     package static func convolveRows(_ src: UnsafePointer<UInt8>, _ src2: UnsafePointer<UInt8>, bytes: Int,
                                      into dst: UnsafeMutablePointer<UInt8>, _ dst2: UnsafeMutablePointer<UInt8>,
-                                     channels: Int, weights w: ResampleWeights, packed: UnsafePointer<Int32>?) {
+                                     channels: Int, weights w: ResampleWeights, packed: UnsafePointer<Int32>?,
+                                     ahead: UnsafePointer<UInt8>? = nil, aheadBytes: Int = 0) {
         guard w.isTabled, let packed else {
             convolveRow(src, bytes: bytes, into: dst, channels: channels, weights: w, packed: packed)
             convolveRow(src2, bytes: bytes, into: dst2, channels: channels, weights: w, packed: packed)
@@ -59,7 +61,8 @@ package enum Resampler {
             w.count.withUnsafeBufferPointer { count in
                 w.coefficients.withUnsafeBufferPointer { coeffs in
                     resample_rows_packed(src, src2, bytes, dst, dst2, Int32(channels), first.baseAddress, count.baseAddress,
-                                         coeffs.baseAddress, packed, Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits))
+                                         coeffs.baseAddress, packed, Int32(w.taps), Int32(w.outSize), Int32(ResampleWeights.precisionBits),
+                                         ahead, aheadBytes)
                 }
             }
         }

