@@ -115,6 +115,21 @@ final class PlaceholderTests: XCTestCase {
         XCTAssertTrue(lines[2].contains(#""color":null"#), lines[2])
     }
 
+    /// A favicon.ico of three sizes is reported as its largest picture, given in any order:
+    /// its size, and placeholders equal to those of that size made alone as a PNG.
+    func testContainerIsDescribedByItsLargestPicture() throws {
+        let dir = CLI.tempDir(), scene = CLI.testImages + "/scene-640x427.png"
+        let ico = CLI.run(["fill", "--size", "16x16", "--size", "64x64", "--size", "32x32", scene, "-o", dir + "/favicon.ico",
+                           "--placeholder", "color,thumbhash", "--report", "-", "-q"])
+        let png = CLI.run(["fill", "--size", "64x64", scene, "-o", dir + "/64.png", "--placeholder", "color,thumbhash", "--report", "-", "-q"])
+        XCTAssertEqual(ico.status, 0, ico.stderr)
+        XCTAssertEqual(png.status, 0, png.stderr)
+        XCTAssertTrue(ico.stdout.contains(#""width":64,"height":64"#), ico.stdout)
+        let fields = { (line: String) in line.firstMatch(of: /"color":"[^"]*","thumbhash":"[^"]*"/).map { String($0.output) } }
+        XCTAssertNotNil(fields(png.stdout), png.stdout)
+        XCTAssertEqual(fields(ico.stdout), fields(png.stdout))
+    }
+
     /// A rerun of `--if-changed` skips every output and reports the same fields from the
     /// manifest; asking for one more kind remakes (the same bytes) to have it; the usage
     /// errors.

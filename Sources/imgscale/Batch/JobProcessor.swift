@@ -13,14 +13,14 @@ enum JobProcessor {
         throws -> (results: [Int: Result<(Size, BatchReporter.WrittenFile?), Error>], warnings: [String], decodes: String) {
         guard !wanted.isEmpty else { return ([:], [], "nothing to do") }
         let data = try given ?? ImageFile.readImage(job.input, limit: settings.decode.maxMemory)
-                // A container's other sizes are rendered after the outputs, from the same
+        // A container's other sizes are rendered after the outputs, from the same
         // decodes, each a file of its own that the container's then takes in.
         let preview = settings.placeholders.isEmpty ? nil : Placeholder.previewBox
         var outputs = wanted.map { RenderOutput(job.outputs[$0].operation, as: job.outputs[$0].format, preview: preview) }
         var entries: [Int: Range<Int>] = [:]
         for i in wanted where !job.outputs[i].entries.isEmpty {
             entries[i] = outputs.count ..< outputs.count + job.outputs[i].entries.count
-            outputs += job.outputs[i].entries.map { RenderOutput($0, as: job.outputs[i].format) }
+            outputs += job.outputs[i].entries.map { RenderOutput($0, as: job.outputs[i].format, preview: preview) }
         }
         var decode = settings.decode
         decode.fileName = job.input == "-" ? nil : String(job.input.split(separator: "/").last ?? "")
@@ -33,15 +33,22 @@ enum JobProcessor {
             results[i] = Result {
                 let result = try each[k].get()
                 var bytes = result.bytes
+                var described = result
                 if let range = entries[i], let format = output.format {
-                    bytes = try format.merge([result.bytes] + each[range].map { try $0.get().bytes })
+                    let others = try each[range].map { try $0.get() }
+                    bytes = try format.merge([result.bytes] + others.map(\.bytes))
+                    // A container is described by its largest picture (the first of that
+                    // area): the one viewers show and imgscale reads it back by.
+                    for other in others where other.size.width * other.size.height > described.size.width * described.size.height {
+                        described = other
+                    }
                 }
                 // Checked here, once the bytes are ready: a stop (SIGTERM, a dead parent)
                 // that comes now leaves no file behind that no report names.
                 try Interruption.checkBeforeWriting()
                 try ImageFile.write(bytes, to: output.path)
-                let placeholders = try result.preview.map { try Placeholders(settings.placeholders, of: $0, blurhash: settings.blurhashComponents) }
-                return (result.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim,
+                let placeholders = try described.preview.map { try Placeholders(settings.placeholders, of: $0, blurhash: settings.blurhashComponents) }
+                return (described.size, settings.fileFacts ? BatchReporter.WrittenFile(bytes, quality: result.quality, ssim: result.ssim,
                                                                                     placeholders: placeholders ?? Placeholders()) : nil)
             }
         }
