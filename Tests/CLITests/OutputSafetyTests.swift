@@ -104,7 +104,16 @@ final class OutputSafetyTests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.stderr)
         }
         XCTAssertEqual(CLI.files(dir), [long])
-        // What a run killed between link and rename leaves: this host's name, a dead PID.
+        let (stale, live) = try Self.temporaryNames()
+        _ = FileManager.default.createFile(atPath: dir + "/" + stale, contents: Data("half".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/" + live, contents: Data("busy".utf8))
+        XCTAssertEqual(CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/" + long]).status, 0)
+        XCTAssertEqual(CLI.files(dir), [live, long], "the dead run's temporary is gone; PID 1's is not ours to remove")
+    }
+
+    /// What a run killed between link and rename leaves (this host's name, a dead PID), and
+    /// a live run's (PID 1).
+    private static func temporaryNames() throws -> (stale: String, live: String) {
         let dead = Process()
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
         try dead.run()
@@ -113,12 +122,28 @@ final class OutputSafetyTests: XCTestCase {
         gethostname(&buffer, 255)
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let host = String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "." }.prefix(40).map(Character.init))
-        let stale = ".imgscale-\(host)-\(dead.processIdentifier)-1.tmp"
-        let live = ".imgscale-\(host)-1-1.tmp"
+        return (".imgscale-\(host)-\(dead.processIdentifier)-1.tmp", ".imgscale-\(host)-1-1.tmp")
+    }
+
+    /// In a large directory a run replacing one file does not read it for debris (a shell
+    /// loop over it would read it once a file); a process replacing two there does, once
+    /// (`-j1`: at `-j2` each of the two files would go to a worker process of its own).
+    func testLargeDirectoryIsReadForDebrisOnlyByBatches() throws {
+        let dir = CLI.tempDir(), src = CLI.tempDir()
+        for name in ["a.jpg", "b.jpg"] { try FileManager.default.copyItem(atPath: scene, toPath: src + "/" + name) }
+        for i in 0..<4000 { _ = FileManager.default.createFile(atPath: dir + "/photo-\(i).jpg", contents: nil) }
+        var st = stat()
+        XCTAssertEqual(stat(dir, &st), 0)
+        XCTAssertGreaterThan(Int(st.st_size), 64 * 1024, "the directory must be past the size read at once for the test to mean anything")
+        let batch = ["fill", "--size", "8x8", "-j1", src + "/a.jpg", src + "/b.jpg", "--out-dir", dir, "-q"]
+        XCTAssertEqual(CLI.run(batch).status, 0)
+        let stale = try Self.temporaryNames().stale
         _ = FileManager.default.createFile(atPath: dir + "/" + stale, contents: Data("half".utf8))
-        _ = FileManager.default.createFile(atPath: dir + "/" + live, contents: Data("busy".utf8))
-        XCTAssertEqual(CLI.run(["fill", "--size", "8x8", scene, "-o", dir + "/" + long]).status, 0)
-        XCTAssertEqual(CLI.files(dir), [live, long], "the dead run's temporary is gone; PID 1's is not ours to remove")
+        XCTAssertEqual(CLI.run(["fill", "--size", "8x8", src + "/a.jpg", "-o", dir + "/a.jpg"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + stale), "one replacement leaves the directory unread")
+        XCTAssertEqual(CLI.run(batch).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/" + stale), "two replacements read it, and the debris goes")
+        XCTAssertEqual(CLI.files(dir).count, 4002)
     }
 
     func testOutputsWithoutImageExtensionTakeTheInputsFormat() throws {
