@@ -24,7 +24,8 @@ struct jpeg_entropy_decoder {
 /* What decoding one block of an MCU needs, in one place. */
 typedef struct {
     const table *dc, *ac;
-    const int32_t *fast_dc, *fast_ac;
+    const int32_t *fast_dc;
+    const uint64_t *pairs;
     uint8_t component;
     /* As libjpeg decides (jdhuff.c): a component it does not output is skipped, and
        one scaled to a sample per block needs its DC term only. */
@@ -74,7 +75,8 @@ typedef struct cjpeg_entropy {
     cjpeg_reader *owner;
     table dc[NUM_HUFF_TBLS], ac[NUM_HUFF_TBLS];
     /* Per table, see cjpeg_huff_make_fast. */
-    int32_t fast_dc[NUM_HUFF_TBLS][1 << FAST_BITS], fast_ac[NUM_HUFF_TBLS][1 << FAST_BITS];
+    int32_t fast_dc[NUM_HUFF_TBLS][1 << FAST_BITS];
+    uint64_t pairs[NUM_HUFF_TBLS][1 << PAIR_BITS];
     int blocks;
     block_info block[MAX_BLOCKS];
     const uint8_t *scan;
@@ -126,14 +128,20 @@ static inline __attribute__((always_inline)) uint32_t decode_one(const cjpeg_ent
             if (block) block[0] = (JCOEF)p;
             if (words) words[count++] = at | (uint16_t)p;
         }
-        if ((block || words) && info->ac_needed) {
-            for (int k = 1; k < 64; k++) {
-                int32_t v = next_ac(info->ac, info->fast_ac, &r, s, n, &k, &bad);
-                /* A zero (the end of a run of 16 or of the block) is stored harmlessly in
-                   a block, not at all as a word. */
-                if (block) block[cjpeg_huff_natural[k]] = (JCOEF)v;
-                if (words && v) words[count++] = at | (uint32_t)cjpeg_huff_natural[k] << 16 | (uint16_t)v;
-            }
+        if (block && info->ac_needed) {
+            /* A zero (the end of a run of 16 or of the block) is stored harmlessly. */
+#define STORE_IN_BLOCK(position, value) (block[(position)] = (JCOEF)(value))
+            DECODE_AC_PAIRS(info->ac, info->pairs, &r, s, n, &bad, STORE_IN_BLOCK);
+#undef STORE_IN_BLOCK
+        } else if (words && info->ac_needed) {
+            /* Zeros are not words. */
+#define STORE_AS_WORD(position, value)                                                    \
+    do {                                                                                  \
+        int32_t value_ = (value);                                                         \
+        if (value_) words[count++] = at | (uint32_t)(position) << 16 | (uint16_t)value_; \
+    } while (0)
+            DECODE_AC_PAIRS(info->ac, info->pairs, &r, s, n, &bad, STORE_AS_WORD);
+#undef STORE_AS_WORD
         } else {
             skip_ac(info->ac, &r, s, n, &bad);
         }
@@ -342,7 +350,7 @@ int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
         }
         if (!made_ac[a]) {
             made_ac[a] = cjpeg_huff_make_table(&e->ac[a], ci->ac_huff_tbl_ptrs[a]->bits, ci->ac_huff_tbl_ptrs[a]->huffval, 0);
-            if (made_ac[a]) cjpeg_huff_make_fast(&e->ac[a], e->fast_ac[a], 1);
+            if (made_ac[a]) cjpeg_huff_make_pairs(&e->ac[a], e->pairs[a]);
         }
         if (!made_dc[d] || !made_ac[a]) {
             free(e);
@@ -358,7 +366,7 @@ int cjpeg_entropy_install(cjpeg_reader *owner, uint32_t crop_x) {
         info->dc = &e->dc[comp->dc_tbl_no];
         info->ac = &e->ac[comp->ac_tbl_no];
         info->fast_dc = e->fast_dc[comp->dc_tbl_no];
-        info->fast_ac = e->fast_ac[comp->ac_tbl_no];
+        info->pairs = e->pairs[comp->ac_tbl_no];
         info->dc_needed = comp->component_needed != 0;
         info->ac_needed = comp->component_needed && comp->DCT_scaled_size > 1;
     }

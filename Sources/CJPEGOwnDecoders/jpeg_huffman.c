@@ -95,6 +95,43 @@ void cjpeg_huff_make_fast(const table *t, int32_t fast[1 << FAST_BITS], int ac) 
     }
 }
 
+/* The code at the top of `window` (bits past it zero) with its value, when both end
+   within `room` bits: its bits, how far it moves the coefficient index, and its value;
+   0 bits when not. */
+static int pair_code(const table *t, uint64_t window, int room, int *advance, int32_t *value) {
+    uint32_t e = t->symbols[window >> (64 - LOOKAHEAD)];
+    entry code = {(uint8_t)(e & 0xFF), (uint8_t)(e >> 8)};
+    if (!e) code = cjpeg_huff_slow_symbol(t, window);
+    int size = code.symbol & 15, run = code.symbol >> 4;
+    if (code.length == 0 || code.length + size > room) return 0;
+    *value = 0;
+    if (size == 0) {
+        *advance = run == 15 ? 16 : 64;
+    } else {
+        *advance = run + 1;
+        int32_t v = (int32_t)((window << code.length) >> (64 - size));
+        *value = v < (1 << (size - 1)) ? v - (1 << size) + 1 : v;
+    }
+    return code.length + size;
+}
+
+void cjpeg_huff_make_pairs(const table *t, uint64_t pairs[1 << PAIR_BITS]) {
+    for (int i = 0; i < 1 << PAIR_BITS; i++) {
+        uint64_t window = (uint64_t)i << (64 - PAIR_BITS);
+        int a1 = 0, a2 = 0;
+        int32_t v1 = 0, v2 = 0;
+        int used1 = pair_code(t, window, PAIR_BITS, &a1, &v1), used2 = 0;
+        if (!used1) {
+            pairs[i] = 0;
+            continue;
+        }
+        if (a1 != 64) used2 = pair_code(t, window << used1, PAIR_BITS - used1, &a2, &v2);
+        if (!used2) a2 = 0, v2 = 0;
+        pairs[i] = (uint64_t)(used1 + used2) | (uint64_t)(used2 ? a1 : 0) << 8 | (uint64_t)a1 << 16 | (uint64_t)a2 << 24 |
+                   (uint64_t)(uint16_t)v1 << 32 | (uint64_t)(uint16_t)v2 << 48;
+    }
+}
+
 entry cjpeg_huff_slow_symbol(const table *t, uint64_t bits) {
     uint32_t code = (uint32_t)(bits >> 48);
     for (int l = LOOKAHEAD + 1; l <= 16; l++) {

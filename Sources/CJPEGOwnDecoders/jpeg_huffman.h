@@ -17,6 +17,9 @@
 /* Runs of AC codes (with their values) that fit in this many bits are skipped by one
    lookup (`table.runs`). */
 #define RUN_BITS 12
+/* One or two AC codes with their values that fit in this many bits are decoded by one
+   lookup in a `pairs` table (cjpeg_huff_make_pairs). */
+#define PAIR_BITS 11
 
 /* A code: its length (0: none matches, or longer than LOOKAHEAD in a lookup table)
    and its symbol. */
@@ -65,6 +68,15 @@ entry cjpeg_huff_slow_symbol(const table *t, uint64_t bits);
    the coefficient index moves less one (AC; 255 at the end of the block) << 8 | bits
    used, or 0 when the code and its value do not fit. */
 void cjpeg_huff_make_fast(const table *t, int32_t fast[1 << FAST_BITS], int ac);
+
+/* An AC table's first code with its value per PAIR_BITS of data, and the second too
+   when it also fits (never after the end of the block), as a word: bits used by both
+   | for the first, when there is a second (else 0), how far it moves the coefficient
+   index << 8 | how far the first moves it (run + 1; 16 for a run of 16 zeros, 64 for
+   the end of the block) << 16 | the second's, 0 when none, << 24 | the first value
+   << 32 | the second << 48. 0 when the first code and value do not fit. Two codes a
+   lookup shorten the serial chain of lookup and shift that bounds a block's decoding. */
+void cjpeg_huff_make_pairs(const table *t, uint64_t pairs[1 << PAIR_BITS]);
 
 static inline uint64_t load_be64(const uint8_t *p) {
     uint64_t v;
@@ -182,7 +194,7 @@ static inline __attribute__((always_inline)) int32_t fast_dc_difference(const ta
 static inline __attribute__((always_inline)) int32_t next_ac(const table *ac, const int32_t *fast, reader *r,
                                                              const uint8_t *s, size_t n, int *k, int *bad) {
     if (r->count < 32) refill(r, s, n);
-    int32_t f = fast[r->bits >> (64 - FAST_BITS)];
+    int32_t f = fast ? fast[r->bits >> (64 - FAST_BITS)] : 0;
     if (f) {
         consume(r, f & 0xFF);
         *k += (f >> 8) & 0xFF;
@@ -198,6 +210,32 @@ static inline __attribute__((always_inline)) int32_t next_ac(const table *ac, co
     *k += run;
     return take_value(r, size);
 }
+
+/* A block's AC codes by its `pairs` table, each value stored as `store(position in
+   natural order, value)` (zeros too, at most at 63, where a value would have ended the
+   block), as next_ac would one by one. */
+#define DECODE_AC_PAIRS(ac, pairs, r, s, n, bad, store)                                          \
+    do {                                                                                         \
+        for (int k_ = 1; k_ < 64;) {                                                             \
+            if ((r)->count < 32) refill((r), (s), (n));                                          \
+            uint64_t e_ = (pairs)[(r)->bits >> (64 - PAIR_BITS)];                                \
+            /* The second code belongs to the block unless the first filled it: one           \
+               compare, as a second code is there or not at random. */                        \
+            if (__builtin_expect(e_ != 0 && k_ + (int)((e_ >> 8) & 0xFF) <= 63, 1)) {            \
+                int a1_ = (int)(e_ >> 16) & 0xFF, a2_ = (int)(e_ >> 24) & 0xFF;                  \
+                consume((r), (int)(e_ & 0xFF));                                                  \
+                int p_ = k_ + a1_ - 1;                                                           \
+                /* The second first: with none, its zero lands where the first goes. */          \
+                store(cjpeg_huff_natural[p_ + a2_], (int32_t)(int16_t)(e_ >> 48));               \
+                store(cjpeg_huff_natural[p_], (int32_t)(int16_t)(e_ >> 32));                     \
+                k_ += a1_ + a2_;                                                                 \
+            } else {                                                                             \
+                int32_t v_ = next_ac((ac), NULL, (r), (s), (n), &k_, (bad));                     \
+                store(cjpeg_huff_natural[k_], v_);                                               \
+                k_++;                                                                            \
+            }                                                                                    \
+        }                                                                                        \
+    } while (0)
 
 /* Past a block's AC codes, keeping no value. A run of codes is taken at once when it
    keeps the index inside the block; decoding them one by one would take the same bits. */

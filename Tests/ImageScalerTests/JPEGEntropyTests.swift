@@ -68,6 +68,28 @@ final class JPEGEntropyTests: XCTestCase {
         }
     }
 
+    /// Noise at quality 100 puts a value at the last coefficient of most blocks, where
+    /// the code after it is the next block's, not a second code of this one: the
+    /// decoder's lookup of two codes at once must take only the first there.
+    func testBlocksEndingAtTheLastCoefficientDecodeAsLibjpegAlone() throws {
+        let (w, h) = (96, 40)
+        var ppm = Array("P6\n\(w) \(h)\n255\n".utf8)
+        var state: UInt32 = 12345
+        for _ in 0 ..< w * h * 3 {
+            state = state &* 1_103_515_245 &+ 12345
+            ppm.append(UInt8(truncatingIfNeeded: state >> 16))
+        }
+        let path = NSTemporaryDirectory() + "/entropy-noise-\(getpid()).ppm"
+        defer { unlink(path) }
+        try ImageFile.write(ppm, to: path)
+        for sample in ["1x1", "2x2"] {
+            guard let jpeg = Fixtures.run(["cjpeg", "-quality", "100", "-sample", sample, path]) else {
+                throw missingReference("cjpeg is not installed (scripts/install-deps --test installs it)")
+            }
+            assertSameAsLibjpeg(jpeg, "noise at quality 100, \(sample)", shrinks: [1, 4])
+        }
+    }
+
     /// Files the fuzzer found a difference in.
     func testFuzzFindingsDecodeAsLibjpegAlone() throws {
         let dir = Fixtures.testImages + "/regressions"
