@@ -122,13 +122,13 @@ void cjpeg_huff_make_pairs(const table *t, uint64_t pairs[1 << PAIR_BITS]) {
         int32_t v1 = 0, v2 = 0;
         int used1 = pair_code(t, window, PAIR_BITS, &a1, &v1), used2 = 0;
         if (!used1) {
-            pairs[i] = 0;
+            pairs[i] = (uint64_t)0xFF << 8;
             continue;
         }
         if (a1 != 64) used2 = pair_code(t, window << used1, PAIR_BITS - used1, &a2, &v2);
         if (!used2) a2 = 0, v2 = 0;
-        pairs[i] = (uint64_t)(used1 + used2) | (uint64_t)(used2 ? a1 : 0) << 8 | (uint64_t)a1 << 16 | (uint64_t)a2 << 24 |
-                   (uint64_t)(uint16_t)v1 << 32 | (uint64_t)(uint16_t)v2 << 48;
+        pairs[i] = (uint64_t)(used1 + used2) | (uint64_t)(used2 ? a1 : 0) << 8 | (uint64_t)(a1 - 1) << 16 |
+                   (uint64_t)(a1 + a2 - 1) << 24 | (uint64_t)(uint16_t)v1 << 32 | (uint64_t)(uint16_t)v2 << 48;
     }
 }
 

@@ -71,11 +71,15 @@ void cjpeg_huff_make_fast(const table *t, int32_t fast[1 << FAST_BITS], int ac);
 
 /* An AC table's first code with its value per PAIR_BITS of data, and the second too
    when it also fits (never after the end of the block), as a word: bits used by both
-   | for the first, when there is a second (else 0), how far it moves the coefficient
-   index << 8 | how far the first moves it (run + 1; 16 for a run of 16 zeros, 64 for
-   the end of the block) << 16 | the second's, 0 when none, << 24 | the first value
-   << 32 | the second << 48. 0 when the first code and value do not fit. Two codes a
-   lookup shorten the serial chain of lookup and shift that bounds a block's decoding. */
+   | a bound << 8 | where the first value goes << 16 and the second << 24, both from
+   the coefficient index before them | the first value << 32 | the second << 48. The
+   bound is how far the first code moves the index when a second follows (the second
+   is the block's only if the index stays below 64 then), 0 when none does, and 255
+   when the first code and value do not fit: the decoder takes the entry when the
+   index plus the bound is at most 63. With no second code, the second value (0) goes
+   where the first does, and is overwritten by it. Moves are run + 1 for a value, 16
+   for a run of 16 zeros and 64 for the end of the block. Two codes a lookup shorten
+   the serial chain of lookup and shift that bounds a block's decoding. */
 void cjpeg_huff_make_pairs(const table *t, uint64_t pairs[1 << PAIR_BITS]);
 
 static inline uint64_t load_be64(const uint8_t *p) {
@@ -93,7 +97,10 @@ typedef struct {
 } reader;
 
 /* Tops the bit buffer up to at least 57 bits, or as far as the data goes: not past a
-   marker, whose place the bits after stay zero, as libjpeg pads them. */
+   marker, whose place the bits after stay zero, as libjpeg pads them. Bits past
+   `count` are zero or the data's next bits (never a marker's), so eight bytes without
+   0xFF are ORed in whole, unmasked: the shortest path from a lookup's length to the
+   next lookup, which is what bounds decoding. */
 static inline __attribute__((always_inline)) void refill(reader *r, const uint8_t *s, size_t n) {
     if (r->count < 0) return;  /* past the end already: the MCU fails */
     if (r->pos + 8 <= n) {
@@ -101,10 +108,10 @@ static inline __attribute__((always_inline)) void refill(reader *r, const uint8_
         uint64_t x = ~v;
         if (!((x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull)) {
             int k = (63 - r->count) >> 3;
-            r->bits |= (v >> r->count) & ~(~0ull >> (r->count + 8 * k));
+            r->bits |= v >> r->count;
             r->pos += (size_t)k;
             r->data += (uint64_t)k;
-            r->count += 8 * k;
+            r->count |= 56;
             return;
         }
     }
@@ -219,16 +226,13 @@ static inline __attribute__((always_inline)) int32_t next_ac(const table *ac, co
         for (int k_ = 1; k_ < 64;) {                                                             \
             if ((r)->count < 32) refill((r), (s), (n));                                          \
             uint64_t e_ = (pairs)[(r)->bits >> (64 - PAIR_BITS)];                                \
-            /* The second code belongs to the block unless the first filled it: one           \
-               compare, as a second code is there or not at random. */                        \
-            if (__builtin_expect(e_ != 0 && k_ + (int)((e_ >> 8) & 0xFF) <= 63, 1)) {            \
-                int a1_ = (int)(e_ >> 16) & 0xFF, a2_ = (int)(e_ >> 24) & 0xFF;                  \
+            /* One compare: whether a second code is there is random. */                     \
+            if (__builtin_expect(k_ + (int)((e_ >> 8) & 0xFF) <= 63, 1)) {                       \
                 consume((r), (int)(e_ & 0xFF));                                                  \
-                int p_ = k_ + a1_ - 1;                                                           \
-                /* The second first: with none, its zero lands where the first goes. */          \
-                store(cjpeg_huff_natural[p_ + a2_], (int32_t)(int16_t)(e_ >> 48));               \
-                store(cjpeg_huff_natural[p_], (int32_t)(int16_t)(e_ >> 32));                     \
-                k_ += a1_ + a2_;                                                                 \
+                int p1_ = k_ + (int)((e_ >> 16) & 0xFF), p2_ = k_ + (int)((e_ >> 24) & 0xFF);    \
+                store(cjpeg_huff_natural[p2_], (int32_t)(int16_t)(e_ >> 48));                    \
+                store(cjpeg_huff_natural[p1_], (int32_t)(int16_t)(e_ >> 32));                    \
+                k_ = p2_ + 1;                                                                    \
             } else {                                                                             \
                 int32_t v_ = next_ac((ac), NULL, (r), (s), (n), &k_, (bad));                     \
                 store(cjpeg_huff_natural[k_], v_);                                               \
