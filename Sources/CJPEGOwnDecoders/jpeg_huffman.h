@@ -96,7 +96,7 @@ typedef struct {
     uint64_t data;
 } reader;
 
-/* Tops the bit buffer up to at least 57 bits, or as far as the data goes: not past a
+/* Tops the bit buffer up to at least 56 bits, or as far as the data goes: not past a
    marker, whose place the bits after stay zero, as libjpeg pads them. Bits past
    `count` are zero or the data's next bits (never a marker's), so eight bytes without
    0xFF are ORed in whole, unmasked: the shortest path from a lookup's length to the
@@ -218,26 +218,48 @@ static inline __attribute__((always_inline)) int32_t next_ac(const table *ac, co
     return take_value(r, size);
 }
 
+/* Bits a round of DECODE_AC_PAIRS may take between refills: four lookups. */
+#define PAIR_ROUND_BITS (4 * PAIR_BITS)
+
+/* One lookup of DECODE_AC_PAIRS at coefficient index k_: one or two codes from the
+   `pairs` table, or one the long way (then the buffer is topped up again, as a long
+   code and its value may take 27 bits). One compare decides, as whether a second code
+   is there is random. */
+#define DECODE_AC_PAIR_STEP(ac, pairs, r, s, n, bad, store)                                      \
+    do {                                                                                         \
+        uint64_t e_ = (pairs)[(r)->bits >> (64 - PAIR_BITS)];                                    \
+        if (__builtin_expect(k_ + (int)((e_ >> 8) & 0xFF) <= 63, 1)) {                           \
+            consume((r), (int)(e_ & 0xFF));                                                      \
+            int p1_ = k_ + (int)((e_ >> 16) & 0xFF), p2_ = k_ + (int)((e_ >> 24) & 0xFF);        \
+            store(cjpeg_huff_natural[p2_], (int32_t)(int16_t)(e_ >> 48));                        \
+            store(cjpeg_huff_natural[p1_], (int32_t)(int16_t)(e_ >> 32));                        \
+            k_ = p2_ + 1;                                                                        \
+        } else {                                                                                 \
+            int32_t v_ = next_ac((ac), NULL, (r), (s), (n), &k_, (bad));                         \
+            store(cjpeg_huff_natural[k_], v_);                                                   \
+            k_++;                                                                                \
+            if ((r)->count < PAIR_ROUND_BITS) refill((r), (s), (n));                             \
+        }                                                                                        \
+    } while (0)
+
 /* A block's AC codes by its `pairs` table, each value stored as `store(position in
    natural order, value)` (zeros too, at most at 63, where a value would have ended the
-   block), as next_ac would one by one. */
+   block), as next_ac would one by one. The buffer is topped up once a round of four
+   lookups, not before each: whether a lookup needed it was a branch the processor
+   could not foresee. */
 #define DECODE_AC_PAIRS(ac, pairs, r, s, n, bad, store)                                          \
     do {                                                                                         \
-        for (int k_ = 1; k_ < 64;) {                                                             \
-            if ((r)->count < 32) refill((r), (s), (n));                                          \
-            uint64_t e_ = (pairs)[(r)->bits >> (64 - PAIR_BITS)];                                \
-            /* One compare: whether a second code is there is random. */                     \
-            if (__builtin_expect(k_ + (int)((e_ >> 8) & 0xFF) <= 63, 1)) {                       \
-                consume((r), (int)(e_ & 0xFF));                                                  \
-                int p1_ = k_ + (int)((e_ >> 16) & 0xFF), p2_ = k_ + (int)((e_ >> 24) & 0xFF);    \
-                store(cjpeg_huff_natural[p2_], (int32_t)(int16_t)(e_ >> 48));                    \
-                store(cjpeg_huff_natural[p1_], (int32_t)(int16_t)(e_ >> 32));                    \
-                k_ = p2_ + 1;                                                                    \
-            } else {                                                                             \
-                int32_t v_ = next_ac((ac), NULL, (r), (s), (n), &k_, (bad));                     \
-                store(cjpeg_huff_natural[k_], v_);                                               \
-                k_++;                                                                            \
-            }                                                                                    \
+        int k_ = 1;                                                                              \
+        for (;;) {                                                                               \
+            if ((r)->count < PAIR_ROUND_BITS) refill((r), (s), (n));                             \
+            DECODE_AC_PAIR_STEP(ac, pairs, r, s, n, bad, store);                                 \
+            if (k_ >= 64) break;                                                                 \
+            DECODE_AC_PAIR_STEP(ac, pairs, r, s, n, bad, store);                                 \
+            if (k_ >= 64) break;                                                                 \
+            DECODE_AC_PAIR_STEP(ac, pairs, r, s, n, bad, store);                                 \
+            if (k_ >= 64) break;                                                                 \
+            DECODE_AC_PAIR_STEP(ac, pairs, r, s, n, bad, store);                                 \
+            if (k_ >= 64) break;                                                                 \
         }                                                                                        \
     } while (0)
 
