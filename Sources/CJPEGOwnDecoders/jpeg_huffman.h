@@ -19,7 +19,7 @@
 #define RUN_BITS 12
 /* One or two AC codes with their values that fit in this many bits are decoded by one
    lookup in a `pairs` table (cjpeg_huff_make_pairs). */
-#define PAIR_BITS 11
+#define PAIR_BITS 10
 
 /* A code: its length (0: none matches, or longer than LOOKAHEAD in a lookup table)
    and its symbol. */
