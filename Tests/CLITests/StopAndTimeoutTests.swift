@@ -80,6 +80,39 @@ final class StopAndTimeoutTests: XCTestCase {
         XCTAssertEqual(CLI.run(["fill", "x.png", "--size", "8x8", "-o", "y.png", "--timeout", "-1"]).status, 2)
     }
 
+    /// A worker is sent its next job while it runs one (so it need not wait for the
+    /// parent between them): when the running one stalls and is stopped, or crashes,
+    /// the job queued behind it was never started, and goes to the next worker.
+    func testJobsQueuedBehindAStoppedOrCrashedOneAreStillDone() throws {
+        let dir = CLI.tempDir()
+        let r = CLI.sh("""
+            set -u
+            mkdir -p in out crashed
+            for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16; do cp '\(CLI.testImages)/alpha-disc-100x100.png' in/p$i.png; done
+            mkfifo in/p02-stalled.png
+            { head -c 100 '\(CLI.testImages)/alpha-disc-100x100.png'; exec sleep 60; } > in/p02-stalled.png 2>/dev/null &
+            writer=$!
+            "$IMGSCALE" fill "$PWD"/in/*.png --size 8x8 --out-dir out -j1 --timeout 1.5; echo "stalled exit $?"; kill $writer
+            echo "files: $(ls out | wc -l)"
+            rm in/p02-stalled.png
+            cp in/p04.png in/p04-crash.png; cp in/p05.png in/p05-crash.png
+            IMGSCALE_TEST_CRASH=crash "$IMGSCALE" fill in/p01.png in/p02.png in/p03.png in/p04-crash.png in/p05-crash.png \
+                in/p06.png in/p07.png in/p08.png in/p09.png in/p10.png in/p11.png in/p12.png --size 8x8 --out-dir crashed -j1
+            echo "crashed exit $?"; echo "crashed files: $(ls crashed | tr '\n' ' ')"
+            """, cwd: dir)
+        XCTAssertTrue(r.stdout.contains("stalled exit 1\n"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("files: 16\n"), r.stdout + r.stderr)
+        let stalled = r.stderr.split(separator: "\n").filter { $0.contains("wall-clock") }
+        XCTAssertEqual(stalled.count, 1, r.stderr)
+        XCTAssertTrue(stalled.first?.contains("in/p02-stalled.png: took more than 1.5 s") == true, r.stderr)
+        XCTAssertTrue(r.stdout.contains("crashed exit 1\n"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("crashed files: p01.png p02.png p03.png p06.png p07.png p08.png p09.png p10.png p11.png p12.png \n"),
+                      r.stdout + r.stderr)
+        for name in ["p04-crash.png", "p05-crash.png"] {
+            XCTAssertTrue(r.stderr.contains("in/\(name): decoder crashed (SIGSEGV); nothing written"), r.stderr)
+        }
+    }
+
     /// A job a loaded machine starves is not a stalled one: pinned to one core at nice 10
     /// beside two busy loops, imgscale gets a twentieth of it, so an encode of a fraction
     /// of a second takes seconds of wall time, and its --timeout of 0.5 s counts only the

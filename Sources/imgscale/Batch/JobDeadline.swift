@@ -27,6 +27,11 @@ enum JobDeadline {
         deadlineRearm = nil
     }
 
+    /// Sets a worker's allowance for the job it starts now, whatever the last one's was.
+    static func start(allowing seconds: Double) {
+        deadlineSlot?.pointee = Int64(min(seconds, 1e9) * 1000)
+    }
+
     /// Raises the allowance of the job running now to `seconds` from its start.
     static func extend(to seconds: Double) {
         if let slot = deadlineSlot {
