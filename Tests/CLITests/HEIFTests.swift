@@ -329,11 +329,13 @@ final class HEIFTests: XCTestCase {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: photos))?.filter { $0.hasSuffix(".jpg") }.sorted() ?? []
         guard names.count >= 4 else { throw missingReference("\(photos) is missing; no photos to encode at several thread counts") }
         let dir = CLI.tempDir()
-        // Under a sanitizer every other photo, at the extremes of the thread counts.
+        // One thread, this machine's two, and far more than any machine has (4 was a
+        // second oversubscribed count, 8 encodes of 32 for no other path). Under a
+        // sanitizer every other photo, at the extremes.
         for name in Sweep.sample(names, every: 2) {
             for format in ["avif", "heic"] {
                 var made: [Data] = []
-                for threads in Sweep.sample(["1", "2", "4", "1024"], every: 3) {
+                for threads in Sweep.sample(["1", "2", "1024"], every: 2) {
                     let out = "\(dir)/\(name)-\(threads).\(format)"
                     let r = CLI.run(["fit", "--size", "640x640", "--threads", threads, "\(photos)/\(name)", "-o", out])
                     XCTAssertEqual(r.status, 0, "\(name) \(format) \(threads): \(r.stderr)")
