@@ -74,7 +74,7 @@ typedef struct cjpeg_entropy {
     struct jpeg_entropy_decoder pub;  /* first: libjpeg holds a pointer to it */
     cjpeg_reader *owner;
     table dc[NUM_HUFF_TBLS], ac[NUM_HUFF_TBLS];
-    /* Per table, see cjpeg_huff_make_fast. */
+    /* Per table, see cjpeg_huff_make_fast (DC) and cjpeg_huff_make_pairs (AC). */
     int32_t fast_dc[NUM_HUFF_TBLS][1 << FAST_BITS];
     uint64_t pairs[NUM_HUFF_TBLS][1 << PAIR_BITS];
     int blocks;
