@@ -14,9 +14,7 @@ package enum OutputTarget: Equatable {
     case failure(String)
 
     package static func resolve(_ path: String) -> OutputTarget {
-        for prefix in ["/dev/fd/", "/proc/self/fd/", "/dev/stdout", "/dev/stderr"] where path.hasPrefix(prefix) {
-            return .through
-        }
+        if isWrittenThrough(path) { return .through }
         var st = stat()
         if FileName.withCString(path, { stat($0, &st) }) == 0 {
             switch st.st_mode & S_IFMT {
@@ -26,6 +24,11 @@ package enum OutputTarget: Equatable {
             }
         }
         return finalLink(path).map(OutputTarget.file) ?? .failure("too many levels of symbolic links")
+    }
+
+    /// An inherited descriptor's name: written through whatever it is.
+    package static func isWrittenThrough(_ path: String) -> Bool {
+        ["/dev/fd/", "/proc/self/fd/", "/dev/stdout", "/dev/stderr"].contains { path.hasPrefix($0) }
     }
 
     /// Follows symlinks at the last component (dangling ones too, which name the file to

@@ -221,10 +221,11 @@ struct BatchPlanner {
         var repeated: Set<[Int]> = []
         /// The sizes asked of each output kept for several.
         var merged: [[Int]: [String]] = [:]
+        var directories: [String: String] = [:]
         for j in jobs.indices {
             let job = jobs[j]
             for (o, output) in job.outputs.enumerated() where output.path != "-" && output.failure == nil {
-                let target = PathIdentity(path: output.path)
+                let target = PathIdentity(path: output.path).outputFacts(directories: &directories)
                 let canonical = target.canonical
                 if let root, !canonical.hasPrefix(root) {
                     throw UsageError(message: "input '\(FileName.display(job.input))' would be written to '\(FileName.display(output.path))', outside --out-dir; {dir} is the input's directory as given, so use relative input paths without '..'")
@@ -283,8 +284,9 @@ struct BatchPlanner {
             }
         }
         guard side.isReplaceable else { return }
-        let canonical = side.canonical
-        for output in outputs where output != "-" && PathIdentity(path: output).canonical == canonical {
+        var directories: [String: String] = [:]
+        let canonical = side.canonical(directories: &directories)
+        for output in outputs where output != "-" && PathIdentity(path: output).canonical(directories: &directories) == canonical {
             throw UsageError(message: "--\(option) '\(FileName.display(path))' is also an image output")
         }
     }

@@ -47,7 +47,6 @@ final class BatchRunner: Sendable {
         // last would leave the other cores idle at the end of the batch.
         // Each size read once: in the comparison it was a stat per step of the sort, 20,000
         // for 1,000 inputs, a quarter of an --if-changed rerun that skips them all.
-        let sizes = jobs.map { BatchRunner.fileSize($0.input) }
         // --if-changed's inputs whose every output its stamps show current are reported
         // here: a rerun with nothing to make forks no worker and reads no file.
         var pending = Array(jobs.indices)
@@ -58,6 +57,8 @@ final class BatchRunner: Sendable {
                 return false
             }
         }
+        var sizes = [Int](repeating: 0, count: jobs.count)
+        for i in pending { sizes[i] = BatchRunner.fileSize(jobs[i].input) }
         let order = workers > 1 ? pending.sorted { sizes[$0] > sizes[$1] } : pending
         let forkable = isolated && WorkerPool.available
         let budget = settings.decode.maxMemory

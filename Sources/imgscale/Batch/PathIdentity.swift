@@ -25,9 +25,35 @@ struct PathIdentity {
 
     /// The absolute path the bytes would land at.
     var canonical: String {
-        let target = OutputTarget.finalLink(path) ?? path
+        var directories: [String: String] = [:]
+        return canonical(directories: &directories)
+    }
+
+    /// `canonical`, with each directory's spelling kept in `directories` between calls:
+    /// realpath costs a getcwd and a readlink a component, which for a thousand outputs
+    /// in one directory was a third of an `--if-changed` rerun.
+    func canonical(directories: inout [String: String]) -> String {
+        PathIdentity.canonical(of: OutputTarget.finalLink(path) ?? path, directories: &directories)
+    }
+
+    /// `canonical`, `fileID` and `isReplaceable` at once, for each output of a batch:
+    /// where the last component is no symlink (every ordinary output) one lstat answers
+    /// all three, since stat would see the same file.
+    func outputFacts(directories: inout [String: String]) -> (canonical: String, fileID: String?, isReplaceable: Bool) {
+        var st = stat()
+        let listed = FileName.withCString(path, { lstat($0, &st) }) == 0
+        guard !OutputTarget.isWrittenThrough(path), !listed || (st.st_mode & S_IFMT) == S_IFREG else {
+            return (canonical(directories: &directories), fileID, isReplaceable)
+        }
+        return (PathIdentity.canonical(of: path, directories: &directories), listed ? "\(st.st_dev):\(st.st_ino)" : nil, true)
+    }
+
+    private static func canonical(of target: String, directories: inout [String: String]) -> String {
         let (dir, name) = ImageFile.split(target)
-        return PathIdentity.canonicalDirectory(dir) + "/" + name
+        if let known = directories[dir] { return known + "/" + name }
+        let resolved = canonicalDirectory(dir)
+        directories[dir] = resolved
+        return resolved + "/" + name
     }
 
     /// The first part of `relative` under `dir` that is a symlink, or not a directory

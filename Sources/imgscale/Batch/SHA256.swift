@@ -10,8 +10,18 @@ enum SHA256 {
     }
 
     static func hex(digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+        // As bytes into one buffer: built of Characters it was 5% of an --if-changed rerun.
+        String(unsafeUninitializedCapacity: digest.count * 2) { out in
+            for (i, byte) in digest.enumerated() {
+                out[2 * i] = hexDigit(byte >> 4)
+                out[2 * i + 1] = hexDigit(byte & 15)
+            }
+            return digest.count * 2
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
     }
 
     static func isDigest(_ text: Substring) -> Bool {
