@@ -128,6 +128,71 @@ final class PNGFastPathTests: XCTestCase {
         }
     }
 
+    /// `png` with its zlib stream in new IDAT chunks cut at `cuts` (offsets into the
+    /// stream), `extra` bytes put between the deflate data and the Adler-32, and that
+    /// off by `checksumError`.
+    static func restreamed(_ png: [UInt8], cuts: [Int], extra: [UInt8] = [], checksumError: UInt32 = 0) -> [UInt8] {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        func chunk(_ type: String, _ body: ArraySlice<UInt8>) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return be32(UInt32(body.count)) + typed + be32(crc32(typed[...]))
+        }
+        var (head, stream, tail) = parts(png)
+        let sum = stream.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } ^ checksumError
+        stream = stream.dropLast(4) + extra + be32(sum)
+        let bounds = [0] + cuts.filter { $0 > 0 && $0 < stream.count } + [stream.count]
+        return head + zip(bounds, bounds.dropFirst()).flatMap { chunk("IDAT", stream[$0..<$1]) } + tail
+    }
+
+    /// The chunks before the image data, its zlib stream, and the chunks after.
+    static func parts(_ png: [UInt8]) -> (head: [UInt8], stream: [UInt8], tail: [UInt8]) {
+        var head: [UInt8] = Array(png[0..<8]), stream: [UInt8] = [], tail: [UInt8] = []
+        var at = 8
+        while at < png.count {
+            let length = Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+            let type = String(decoding: png[at + 4..<at + 8], as: UTF8.self)
+            if type == "IDAT" { stream += png[at + 8..<at + 8 + length] } else if stream.isEmpty { head += png[at..<at + 12 + length] } else { tail += png[at..<at + 12 + length] }
+            at += 12 + length
+        }
+        return (head, stream, tail)
+    }
+
+    /// The stream cut into IDAT chunks anywhere: through the zlib header (left to
+    /// libpng), through the Adler-32 (which the fast path reads itself, feeding ISA-L
+    /// only the deflate data), a byte a chunk; stored blocks and the encoder's Huffman
+    /// ones. libpng's pixels on every path. A wrong Adler-32 (summed on the unfiltering
+    /// side), or bytes between the deflate data and it, are refused on every path: in
+    /// libpng's words where libpng reads that far, as damaged where it stops at the
+    /// chunk of the last row.
+    func testStreamCutAnywhereAndItsEndChecked() throws {
+        let stored = Self.filteredPNG(width: 13, height: 7, channels: 3, filters: [0, 1, 2, 3, 4], seed: 7)
+        let coded = try PNGCodec.encode(Self.image(width: 40, height: 30, channels: 4, kind: 1))
+        for (name, png) in [("stored", stored), ("coded", coded)] {
+            let size = Self.parts(png).stream.count
+            var splits: [[Int]] = [[], [1], [2], [3], Array(1..<size)]
+            for k in 1...6 { splits.append([size - k]) }
+            splits.append([size - 6, size - 3, size - 1])
+            for cuts in splits {
+                let label = "\(name), IDATs cut at \(cuts.count > 12 ? "every byte" : "\(cuts)") of \(size)"
+                let good = Self.restreamed(png, cuts: cuts)
+                let reference = try libpng(good)
+                XCTAssertEqual(reference, try libpng(png), label)
+                XCTAssertEqual(try fast(good, lent: false), reference, label)
+                XCTAssertEqual(try fast(good, lent: true), reference, label)
+                for (error, extra): (UInt32, [UInt8]) in [(1, []), (0x10000, []), (0, [0]), (0, [UInt8](repeating: 0x55, count: 9))] {
+                    let bad = Self.restreamed(png, cuts: cuts, extra: extra, checksumError: error)
+                    var expected = "invalid PNG: damaged image data"
+                    do { _ = try libpng(bad) } catch { expected = "\(error)" }
+                    for lent in [false, true] {
+                        XCTAssertThrowsError(try fast(bad, lent: lent), "\(label), error \(error), \(extra.count) extra, lent \(lent)") {
+                            XCTAssertEqual("\($0)", expected)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Large enough for many chunks of rows and many deflate segments, both strategies.
     func testLargeImagesDecodeTheSameEveryWay() throws {
         for (channels, kind) in [(3, 1), (4, 0), (1, 2), (2, 1)] {

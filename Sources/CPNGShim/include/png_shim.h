@@ -101,7 +101,8 @@ void cpng_reader_keep_16(cpng_reader *reader);
 /* The fast path (png_fast.c): 8-bit gray, gray+alpha, RGB or RGBA, not interlaced, no
    tRNS, every CRC right. NULL for any other file: decode it with the reader above.
    read_rows returns 0, or -1 on any damage (decode with libpng then, for its message);
-   finish checks that the compressed stream ends where the image does. */
+   finish checks that the compressed stream ends where the image does, and verify,
+   once every row is unfiltered, the stream's checksum. */
 typedef struct cpng_fast cpng_fast;
 cpng_fast *cpng_fast_open(const uint8_t *data, size_t size);
 int cpng_fast_read_rows(cpng_fast *fast, uint8_t *pixels, size_t stride, uint32_t rows);
@@ -111,6 +112,7 @@ int cpng_fast_read_rows(cpng_fast *fast, uint8_t *pixels, size_t stride, uint32_
 int cpng_fast_inflate_rows(cpng_fast *fast, uint8_t *raw, uint32_t rows);
 int cpng_fast_unfilter_rows(cpng_fast *fast, const uint8_t *raw, uint8_t *pixels, size_t stride, uint32_t rows);
 int cpng_fast_finish(cpng_fast *fast);
+int cpng_fast_verify(cpng_fast *fast);
 void cpng_fast_close(cpng_fast *fast);
 
 #endif
