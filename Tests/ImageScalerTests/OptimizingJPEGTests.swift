@@ -113,4 +113,26 @@ final class OptimizingJPEGTests: XCTestCase {
         XCTAssertEqual(TableSegmentPacking.packed(Array(file.prefix(9))), Array(file.prefix(9)))
         XCTAssertEqual(TableSegmentPacking.packed([1, 2, 3]), [1, 2, 3])
     }
+
+    /// The trellis and the scan scripts' trials split over threads give one thread's
+    /// bytes: a frame small enough that every script writes it whole, one tall enough
+    /// that the scripts are tried on sampled rows, and gray.
+    func testSameBytesAtAnyThreadCount() throws {
+        var random = SeededGenerator(state: 5)
+        for (width, height, channels) in [(300, 200, 3), (72, 1100, 3), (200, 150, 1)] {
+            // A gradient with noise: most blocks keep several coefficients to weigh.
+            let pixels = (0..<width * height * channels).map { i in
+                UInt8(truncatingIfNeeded: i % (width * channels) / 3 + i / (width * channels) / 5 + Int(random.next() % 24))
+            }
+            let image = try PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+            var options = EncodeOptions()
+            options.optimize = true
+            options.threads = 1
+            let one = try ImageFile.encode(image, as: .jpeg, options: options)
+            for threads in [2, 3, 16] {
+                options.threads = threads
+                XCTAssertEqual(try ImageFile.encode(image, as: .jpeg, options: options), one, "\(width)x\(height)x\(channels) at \(threads) threads")
+            }
+        }
+    }
 }
