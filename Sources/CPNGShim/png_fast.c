@@ -217,8 +217,8 @@ int cpng_fast_read_rows(cpng_fast *f, uint8_t *pixels, size_t stride, uint32_t r
 
 int cpng_fast_finish(cpng_fast *f) {
     if (f->rows_inflated != f->height) return -1;
-    /* The stream must end, checksum verified, with no data left over (libpng warns on
-       extra compressed data, which the strict default fails on). */
+    /* The deflate data must end with nothing left over (libpng warns on extra
+       compressed data, which the strict default fails on); verify checks the sum. */
     uint8_t spare[16];
     while (f->state.block_state != ISAL_BLOCK_FINISH) {
         int fed = f->state.avail_in == 0 ? feed(f) : 0;
