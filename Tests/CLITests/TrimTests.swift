@@ -89,8 +89,18 @@ final class TrimTests: XCTestCase {
             XCTAssertEqual(r.status, 2, "\(args)")
             XCTAssertTrue(r.stderr.contains(words), r.stderr)
         }
-        let pad = CLI.run(["fit", "--size", "20x20", "--pad", "--trim", png, "-o", dir + "/p.png"])
-        XCTAssertEqual(pad.status, 2)
-        XCTAssertTrue(pad.stderr.contains("--trim and --pad cannot be combined"), pad.stderr)
+        // A product shot trimmed, then letterboxed (sharp's trim() then fit: contain): the
+        // kept 40x20 fitted to 20x10 as Pillow resizes that box, on black bars above and below.
+        let pad = CLI.run(["fit", "--size", "20x20", "--pad", "--background", "000000", "--trim", png, "-o", dir + "/p.png"])
+        XCTAssertEqual(pad.status, 0, pad.stderr)
+        guard let same = CLI.python(#"""
+            import sys, numpy as np
+            from PIL import Image
+            want = Image.new("RGB", (20, 20), (0, 0, 0))
+            want.paste(Image.open(sys.argv[1]).resize((20, 10), Image.Resampling.BILINEAR, box=(30, 25, 70, 45)), (0, 5))
+            got = Image.open(sys.argv[2]).convert("RGB")
+            print(got.size, int(np.abs(np.asarray(got, int) - np.asarray(want, int)).max()))
+            """#, [png, dir + "/p.png"]) else { throw missingReference("python3 cannot be started") }
+        XCTAssertEqual(String(decoding: same.stdout, as: UTF8.self), "(20, 20) 0\n", String(decoding: same.stderr, as: UTF8.self))
     }
 }

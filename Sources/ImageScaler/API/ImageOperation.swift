@@ -7,14 +7,15 @@ public enum ImageOperation: Sendable {
     /// Fill the size, cropping what overflows: where `gravity` says, or centred on `focus`.
     case fill(Size, from: Rect? = nil, origin: Rect.Origin = .topLeft, gravity: ImageOperation.Gravity = .centre, focus: FocusPoint? = nil)
     case crop(Rect, origin: Rect.Origin = .topLeft)
-    /// Fit inside the size; with `pad`, letterbox to exactly that size on the colour.
-    case fit(Size, pad: RGBColor? = nil)
+    /// Fit inside the size; with `pad`, letterbox to exactly that size on the colour;
+    /// with `from`, only that part of the upright image (what `--trim` keeps).
+    case fit(Size, pad: RGBColor? = nil, from: Rect? = nil)
     case convert
 
     /// The size the operation asks for, when it has one (`{w}`/`{h}` in output names).
     public var requestedSize: Size? {
         switch self {
-        case .fill(let size, _, _, _, _), .fit(let size, _): return size
+        case .fill(let size, _, _, _, _), .fit(let size, _, _): return size
         case .crop(let rect, _): return rect.size
         case .convert: return nil
         }
@@ -27,8 +28,9 @@ public enum ImageOperation: Sendable {
             return try Scaling.scaleToFill(image, in: size, from: from, origin: origin, gravity: gravity, focus: focus)
         case .crop(let rect, let origin):
             return try Scaling.crop(image, to: rect, origin: origin)
-        case .fit(let size, _):
-            return padded(try Scaling.scaleToFit(image, in: size))
+        case .fit(let size, _, let from):
+            let part = try from.map { try Scaling.crop(image, to: $0, origin: .topLeft) } ?? image
+            return padded(try Scaling.scaleToFit(part, in: size))
         case .convert:
             return image
         }
@@ -242,10 +244,10 @@ public enum ImageOperation: Sendable {
             return "fill \(size)" + (from.map { " from \($0)" + (origin == .topLeft ? "" : " (\(origin.rawValue))") } ?? "")
                 + (gravity == .centre ? "" : ", gravity \(gravity.rawValue)") + (focus.map { ", focus \($0.text)" } ?? "")
         case .crop(let rect, let origin): return "crop \(rect)" + (origin == .topLeft ? "" : " (\(origin.rawValue))")
-        case .fit(let size, let pad):
+        case .fit(let size, let pad, let from):
             // A one-sided box, as --size 800x gives it.
             let box = (size.width == Size.unbounded ? "" : "\(size.width)") + "x" + (size.height == Size.unbounded ? "" : "\(size.height)")
-            return "fit \(box)" + (pad.map { ", padded with \($0.hex)" } ?? "")
+            return "fit \(box)" + (from.map { " from \($0)" } ?? "") + (pad.map { ", padded with \($0.hex)" } ?? "")
         case .convert: return "convert"
         }
     }
@@ -285,13 +287,26 @@ public enum ImageOperation: Sendable {
         case .fill(let size, let from, let origin, let gravity, let focus):
             let region = try from.map { try AspectFill.clip($0, origin: origin, to: upright).intersection(rect) ?? rect } ?? rect
             return .fill(size, from: region, origin: .topLeft, gravity: gravity, focus: focus)
-        case .fit(let box, _):
+        case .fit(let box, nil, _):
             return .fill(try AspectFill.fitSize(rect.size, in: box), from: rect, origin: .topLeft)
+        case .fit(let box, let pad?, _):
+            // The letterbox stays the box: the part kept is fitted inside it.
+            return .fit(box, pad: pad, from: rect)
         case .crop(let r, let origin):
             let inside = try AspectFill.clip(r, origin: origin, to: rect.size)
             return .crop(Rect(x: rect.x + inside.x, y: rect.y + inside.y, width: inside.width, height: inside.height), origin: .topLeft)
         case .convert:
             return .crop(rect, origin: .topLeft)
+        }
+    }
+
+    /// Whether the output is the requested size whatever the pixels hold (a fill, a
+    /// letterboxed fit), unless `--no-upscale` keeps a smaller image's own.
+    package var makesItsSize: Bool {
+        switch self {
+        case .fill: return true
+        case .fit(_, let pad, _): return pad != nil
+        case .crop, .convert: return false
         }
     }
 
@@ -302,7 +317,7 @@ public enum ImageOperation: Sendable {
 
     /// `fit --pad`'s letterbox; every other operation's result is final as it is.
     func padded(_ image: PixelBuffer) -> PixelBuffer {
-        guard case .fit(let box, let pad?) = self else { return image }
+        guard case .fit(let box, let pad?, _) = self else { return image }
         return Padder.pad(image, to: box, background: pad)
     }
 }

@@ -126,12 +126,13 @@ package struct RenderPlan {
             output = fillTarget
             resample = RenderPlan.resample(rect, into: fillTarget, info: info, capabilities: capabilities, orientation: orientation,
                                            filter: filter, linear: linearLight)
-        case .fit(let box, let pad):
-            let fitted = try AspectFill.fitSize(upright, in: box)
-            target = !upscale && (fitted.width > upright.width || fitted.height > upright.height) ? upright : fitted
+        case .fit(let box, let pad, let from):
+            let region = try from.map { try AspectFill.clip($0, origin: .topLeft, to: upright) } ?? Rect(size: upright)
+            let fitted = try AspectFill.fitSize(region.size, in: box)
+            target = !upscale && (fitted.width > region.width || fitted.height > region.height) ? region.size : fitted
             output = pad != nil ? box : target
-            shown = Rect(size: upright)
-            resample = RenderPlan.resample(Rect(size: upright), into: target, info: info, capabilities: capabilities,
+            shown = region
+            resample = RenderPlan.resample(region, into: target, info: info, capabilities: capabilities,
                                            orientation: orientation, filter: filter, linear: linearLight)
         case .crop(let rect, let origin):
             let clipped = try AspectFill.clip(rect, origin: origin, to: upright)
@@ -159,7 +160,7 @@ package struct RenderPlan {
         // Streaming needs a result that is final row by row: upright as stored, no
         // letterbox, no palette, and no alpha that might turn out to be all opaque.
         let padded: Bool
-        if case .fit(_, .some) = operation { padded = true } else { padded = false }
+        if case .fit(_, .some, _) = operation { padded = true } else { padded = false }
         // A searched quality encodes the whole result several times.
         let streams = (info.channels == 1 || info.channels == 3) && !padded && orientation == .up
             && encode.targetSSIM == nil && encode.maxBytes == nil
@@ -249,7 +250,7 @@ package struct RenderPlan {
             stages.append(.cut(clipped))
         }
         if let sharpen { stages.append(.sharpen(sharpen)) }
-        if case .fit(let box, let pad?) = operation { stages.append(.pad(box, pad)) }
+        if case .fit(let box, let pad?, _) = operation { stages.append(.pad(box, pad)) }
         guard let format else { return stages }
         if info.channels == 2 || info.channels == 4 {
             if encode.flatten {

@@ -15,9 +15,10 @@ struct VectorPlacement {
     /// picture at its own size, as a stored image that small would be.
     init(_ operation: ImageOperation, intrinsic: Size, upscale: Bool) throws {
         switch operation {
-        case .convert, .crop:
+        case .convert, .crop, .fit(_, _, .some):
+            // A fit of a part (what --trim kept) is of the drawing at its own size.
             self.init(drawSize: intrinsic, operation: operation)
-        case .fit(let box, let pad):
+        case .fit(let box, let pad, nil):
             var fitted = try AspectFill.fitSize(intrinsic, in: box)
             if !upscale && fitted.width > intrinsic.width { fitted = intrinsic }
             // The fitted size fits its own box exactly, so the fit resamples nothing.

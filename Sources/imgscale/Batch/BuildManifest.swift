@@ -163,7 +163,7 @@ struct BuildManifest: Sendable {
         case .fill(let s, let from, let origin, let gravity, let focus):
             return "fill \(s.width)x\(s.height) \(rect(from)) \(origin.rawValue) \(gravity.rawValue)" + (focus.map { " focus \($0.text)" } ?? "")
         case .crop(let r, let origin): return "crop \(rect(r)) \(origin.rawValue)"
-        case .fit(let s, let pad): return "fit \(s.width)x\(s.height) \(pad?.hex ?? "-")"
+        case .fit(let s, let pad, let from): return "fit \(s.width)x\(s.height) \(pad?.hex ?? "-")" + (from.map { " from \($0.x),\($0.y),\($0.width),\($0.height)" } ?? "")
         case .convert: return "convert"
         }
     }

@@ -194,7 +194,8 @@ enum Commands {
             usage: "imgscale fit --size WxH INPUT... (-o OUTPUT | --out-dir DIR)",
             examples: ["imgscale fit --size 800x600 photo.jpg -o preview.jpg",
                        "imgscale fit --size 320x --size 640x --size 1280x --size 1920x --no-upscale photo.jpg --out-dir web --name '{stem}-{w}w.jpg'",
-                       "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png"],
+                       "imgscale fit --size 256x256 --pad --background 000000 logo.png -o tile.png",
+                       "imgscale fit --size 800x800 --pad --trim products/*.jpg --out-dir squares"],
             details: filterHelp,
             options: [OptionSpec("size", value: "WxH", .size(oneSided: true), "the box to fit in (required); Wx or xH bounds one side only; repeat for several outputs", repeatable: true),
                       OptionSpec("pad", "letterbox to exactly WxH, centred, on --background"),
@@ -359,7 +360,7 @@ enum Commands {
     static func checkExactSize(_ operation: ImageOperation, formats: Set<ImageFormat>, maxPixels: Int) throws {
         let size: Size
         switch operation {
-        case .fill(let s, _, _, _, _), .fit(let s, .some): size = s
+        case .fill(let s, _, _, _, _), .fit(let s, .some, _): size = s
         default: return
         }
         if maxPixels > 0 && size.width * size.height > maxPixels {
@@ -451,7 +452,7 @@ enum Commands {
         }
         switch operation {
         case .fill(let size, let from, let origin, let gravity, let focus): return .fill(times(size), from: from, origin: origin, gravity: gravity, focus: focus)
-        case .fit(let size, let pad): return .fit(times(size), pad: pad)
+        case .fit(let size, let pad, let from): return .fit(times(size), pad: pad, from: from)
         case .crop, .convert: return operation
         }
     }
@@ -503,9 +504,6 @@ enum Commands {
         if args.has("trim") {
             settings.render.trim = TrimFinder.Options(threshold: args.number("trim") ?? 10, color: args.color("trim-color"))
             if args.has("animated") { throw UsageError(message: "--trim finds one border, and --animated keeps many frames; trim the frames first") }
-            if operations.contains(where: { if case .fit(_, .some) = $0 { true } else { false } }) {
-                throw UsageError(message: "--trim and --pad cannot be combined: the trimmed picture is fitted, not letterboxed")
-            }
         } else if args.has("trim-color") {
             throw UsageError(message: "--trim-color is the border colour of --trim, which is not given")
         }
@@ -549,8 +547,14 @@ enum Commands {
                                             }
                                             let data = try ImageFile.readImage(input, limit: planning.decode.maxMemory)
                                             let outputs = operations.map { RenderOutput($0, as: format) }
+                                            // A fill makes the size it is asked for whatever --trim finds, and
+                                            // finding it decodes the whole picture: naming a batch's fills
+                                            // that way took a full decode of each input, one after another,
+                                            // before the first job started.
+                                            var render = planning.render
+                                            if render.upscale && operations.allSatisfy(\.makesItsSize) { render.trim = nil }
                                             return try ImageOperation.plan(data, outputs: outputs, decode: planning.decode, encode: planning.encode,
-                                                                           settings: planning.render).outputs.map(\.size)
+                                                                           settings: render).outputs.map(\.size)
                                         }
                                     }, shardSpec: shard, cost: { InputCost.predict($0, settings: planning) }).jobs()
         let outputs = jobs.flatMap(\.outputs)
