@@ -277,9 +277,18 @@ final class AnimationTests: XCTestCase {
         }
         let stillPlan = CLI.run(["plan", "fill", "--size", "16x16", "--animated", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/s.png"])
         XCTAssertTrue(stillPlan.stdout.contains("16x16, stream path") || stillPlan.stdout.contains("16x16, held path"), stillPlan.stdout)
-        let jpeg = CLI.run(["fill", "--size", "16x16", "--animated", "--max-frames", "20000", dir + "/many.gif", "-o", dir + "/x.jpg"])
-        XCTAssertEqual(jpeg.status, 1)
-        XCTAssertTrue(jpeg.stderr.contains("JPEG holds no animation; --animated writes PNG or WebP or GIF"), jpeg.stderr)
+        // A format of stills beside animated ones (a JPEG fallback) gets the first frame,
+        // and the others are made: one WebP of 4 frames, one JPEG as the still path makes it.
+        let mixed = CLI.run(["fill", "--size", "16x16", "--animated", "--format", "webp", "--format", "jpeg", dir + "/small.gif",
+                             "--out-dir", dir + "/mixed"])
+        XCTAssertEqual(mixed.status, 0, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("warning: JPEG holds no animation, so its output is the first frame (--animated writes PNG, WebP, GIF)"), mixed.stderr)
+        XCTAssertEqual(CLI.run(["fill", "--size", "16x16", dir + "/small.gif", "-o", dir + "/first.jpg"]).status, 0)
+        XCTAssertEqual(CLI.bytes(dir + "/mixed/small.jpg"), CLI.bytes(dir + "/first.jpg"))
+        XCTAssertTrue(CLI.run(["info", dir + "/mixed/small.webp"]).stdout.contains("4 frames"))
+        let plan = CLI.run(["plan", "fill", "--size", "16x16", "--animated", "--format", "webp", "--format", "jpeg", dir + "/small.gif",
+                            "--out-dir", dir + "/mixed"])
+        XCTAssertTrue(plan.stdout.contains("animation path") && plan.stdout.contains("JPEG holds no animation"), plan.stdout)
         let still = CLI.run(["fill", "--size", "16x16", "--animated", CLI.testImages + "/scene-640x427.jpg", "-o", dir + "/s.png"])
         XCTAssertEqual(still.status, 0, still.stderr)
         XCTAssertEqual(CLI.size(dir + "/s.png"), "16x16")

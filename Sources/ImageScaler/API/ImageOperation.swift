@@ -95,8 +95,26 @@ public enum ImageOperation: Sendable {
     package static func renderEach(_ data: [UInt8], outputs: [ImageOperation.Output], decode: DecodeOptions,
                                    encode: EncodeOptions = EncodeOptions(),
                                    settings: RenderSettings = RenderSettings()) throws -> [Result<RenderResult, Error>] {
-        if let animations = try AnimationRender.render(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
-            return animations.map { .success($0) }
+        // An animation's outputs in a format of stills are its first frame, so a WebP
+        // beside its JPEG fallback is still made.
+        let moving = outputs.indices.filter { AnimationRender.animates(outputs[$0].format) }
+        if let animations = try AnimationRender.render(data, outputs: moving.map { outputs[$0] }, decode: decode, encode: encode,
+                                                       settings: settings) {
+            var results = [Result<RenderResult, Error>?](repeating: nil, count: outputs.count)
+            for (i, r) in zip(moving, animations) { results[i] = .success(r) }
+            let stills = outputs.indices.filter { results[$0] == nil }
+            if !stills.isEmpty {
+                var still = settings
+                still.animated = false
+                for (i, r) in zip(stills, try renderEach(data, outputs: stills.map { outputs[$0] }, decode: decode, encode: encode, settings: still)) {
+                    results[i] = r.map { r in
+                        var r = r
+                        r.info.warnings.append(AnimationRender.firstFrameOnly(outputs[i].format ?? r.info.format))
+                        return r
+                    }
+                }
+            }
+            return results.map { $0! }
         }
         // A drawn picture's outputs are drawn one after another, each within the budget.
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
@@ -172,8 +190,27 @@ public enum ImageOperation: Sendable {
     /// apart from the memory budget, which the plan reports against.
     package static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
                              encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> JobPlan {
-        if let animated = try AnimationRender.plan(data, outputs: outputs, decode: decode, encode: encode, settings: settings) {
-            return animated
+        let moving = outputs.indices.filter { AnimationRender.animates(outputs[$0].format) }
+        if let animated = try AnimationRender.plan(data, outputs: moving.map { outputs[$0] }, decode: decode, encode: encode,
+                                                   settings: settings) {
+            let stills = outputs.indices.filter { !moving.contains($0) }
+            guard !stills.isEmpty else { return animated }
+            // As `renderEach` makes them: the first frame, after the animations.
+            var still = settings
+            still.animated = false
+            let first = try plan(data, outputs: stills.map { outputs[$0] }, decode: decode, encode: encode, settings: still)
+            var merged = [JobPlan.Output?](repeating: nil, count: outputs.count)
+            for (i, o) in zip(moving, animated.outputs) { merged[i] = o }
+            for (i, o) in zip(stills, first.outputs) {
+                merged[i] = JobPlan.Output(operation: o.operation, size: o.size, path: o.path, stages: o.stages, format: o.format,
+                                           settings: o.settings, metadata: o.metadata,
+                                           dropped: o.dropped + [AnimationRender.firstFrameOnly(o.format)])
+            }
+            let decodes = animated.decodes.map { JobPlan.Decode(shrink: $0.shrink, window: $0.window, split: $0.split, outputs: $0.outputs.map { moving[$0] }, drawn: $0.drawn) }
+                + first.decodes.map { JobPlan.Decode(shrink: $0.shrink, window: $0.window, split: $0.split, outputs: $0.outputs.map { stills[$0] }, drawn: $0.drawn) }
+            return JobPlan(input: animated.input, outputs: merged.map { $0! }, decodes: decodes, threads: animated.threads,
+                           libraryThreads: animated.libraryThreads, memory: max(animated.memory, first.memory), budget: animated.budget,
+                           schedule: first.schedule)
         }
         let parts = try JobPreparation.parts(data, outputs: outputs, decode: decode, encode: encode, settings: settings)
         var decodes: [JobPlan.Decode] = [], planned: [JobPlan.Output] = []

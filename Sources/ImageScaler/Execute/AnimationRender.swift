@@ -6,6 +6,21 @@
 /// own; the frame count is checked against `DecodeOptions.maxFrames` from the header and
 /// again as frames arrive.
 enum AnimationRender {
+    /// Where an output names no format: the first that writes animations losslessly.
+    private static let fallback = ImageFormat.allCases.first {
+        $0.codec.writer?.animation != nil && $0.codec.writer?.options.contains(.lossless) == true
+    }!
+
+    /// Whether an output of `format` (nil: none named) is made as an animation; the
+    /// others of an animated input get its first frame, as without `--animated`.
+    static func animates(_ format: ImageFormat?) -> Bool { (format ?? fallback).codec.writer?.animation != nil }
+
+    /// What such an output's result says.
+    static func firstFrameOnly(_ format: ImageFormat) -> String {
+        let holding = ImageFormat.allCases.filter { $0.codec.writer?.animation != nil }.map(\.displayName)
+        return "\(format.displayName) holds no animation, so its output is the first frame (--animated writes \(holding.joined(separator: ", ")))"
+    }
+
     /// One output of an animation: its format, the plan every frame runs, its
     /// animation encoder's maker, and the bytes it holds while it is made.
     private struct Planned {
@@ -40,8 +55,6 @@ enum AnimationRender {
         let canvas = ImageInfo(format: info.format, size: info.size, channels: 4, bitDepth: 8, colorModel: .rgba,
                                orientation: info.orientation, interlaced: false, iccProfile: nil, exif: nil, xmp: nil,
                                frames: info.frames, workingBytes: info.size.width * info.size.height * 4)
-        // Where an output names no format: the first that writes animations losslessly.
-        let fallback = ImageFormat.allCases.first { $0.codec.writer?.animation != nil && $0.codec.writer?.options.contains(.lossless) == true }!
         return (decoder, canvas, try outputs.map { output in
             let format = output.format ?? fallback
             guard let make = format.codec.writer?.animation else { throw EncodeError.noAnimation(format) }
