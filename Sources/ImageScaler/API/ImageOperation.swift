@@ -190,6 +190,13 @@ public enum ImageOperation: Sendable {
     /// apart from the memory budget, which the plan reports against.
     package static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions = DecodeOptions(),
                              encode: EncodeOptions = EncodeOptions(), settings: RenderSettings = RenderSettings()) throws -> JobPlan {
+        try plan(data, outputs: outputs, decode: decode, encode: encode, settings: settings, numbered: Array(outputs.indices))
+    }
+
+    /// `plan`, the schedule naming output `i` by `numbered[i]` (the still outputs of an
+    /// animated input are a part of its outputs).
+    private static func plan(_ data: [UInt8], outputs: [RenderOutput], decode: DecodeOptions, encode: EncodeOptions,
+                             settings: RenderSettings, numbered: [Int]) throws -> JobPlan {
         let moving = outputs.indices.filter { AnimationRender.animates(outputs[$0].format) }
         if let animated = try AnimationRender.plan(data, outputs: moving.map { outputs[$0] }, decode: decode, encode: encode,
                                                    settings: settings) {
@@ -198,7 +205,8 @@ public enum ImageOperation: Sendable {
             // As `renderEach` makes them: the first frame, after the animations.
             var still = settings
             still.animated = false
-            let first = try plan(data, outputs: stills.map { outputs[$0] }, decode: decode, encode: encode, settings: still)
+            let first = try plan(data, outputs: stills.map { outputs[$0] }, decode: decode, encode: encode, settings: still,
+                                 numbered: stills.map { numbered[$0] })
             var merged = [JobPlan.Output?](repeating: nil, count: outputs.count)
             for (i, o) in zip(moving, animated.outputs) { merged[i] = o }
             for (i, o) in zip(stills, first.outputs) {
@@ -226,7 +234,7 @@ public enum ImageOperation: Sendable {
         let schedules: [String] = parts.compactMap { job in
             defer { first += job.plans.count }
             guard let reason = job.schedule.reason else { return nil }
-            let rounds = job.schedule.rounds.map { $0.map { "\($0 + first + 1)" }.joined(separator: ", ") }
+            let rounds = job.schedule.rounds.map { $0.map { "\(numbered[$0 + first] + 1)" }.joined(separator: ", ") }
             return reason + (rounds.count > 1 ? ": outputs " + rounds.joined(separator: "; ") : "")
         }
         return JobPlan(input: input, outputs: planned, decodes: decodes, threads: max(1, settings.threads),

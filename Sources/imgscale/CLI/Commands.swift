@@ -54,7 +54,7 @@ enum Commands {
                    "wall-clock time one input may take before its worker is killed and it fails (default: 10 s for an input up to 8 MB, scaled with its size, pixels and outputs; 0 = no limit)"),
         OptionSpec("fail-on", value: "none|truncated|error|warning", .choice(FailOn.allCases.map(\.rawValue)), "damage that fails an input (default warning: any); below it, decode what is there and warn"),
         OptionSpec("jobs", short: "j", value: "N", .int(1...1024), "files processed at once (default: number of cores)"),
-        OptionSpec("threads", value: "N", .int(1...1024), "threads each file may use: decoding ahead, a region decoded in halves where the format allows, the \(ImageFormat.names(ImageFormat.encodingOnThreads)) encoders (default: the cores -j leaves, at least 1); the bytes are the same at any count"),
+        OptionSpec("threads", value: "N", .int(1...1024), "threads each file may use: decoding ahead, a region decoded in halves where the format allows, the \(ImageFormat.names(ImageFormat.encodingOnThreads)) encoders, JPEG's --optimize trials (default: the cores -j leaves, at least 1); the bytes are the same at any count"),
         OptionSpec("files-from", value: "PATH", "read input paths from PATH, one per line ('-' = stdin)"),
         OptionSpec("null", "--files-from paths are NUL-separated (find -print0)"),
         OptionSpec("if-newer", "skip inputs whose output exists and is not older"),
