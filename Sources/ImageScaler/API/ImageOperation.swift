@@ -332,11 +332,11 @@ public enum ImageOperation: Sendable {
         case .fill(let size, let from, let origin, let gravity, let focus):
             let region = try from.map { try AspectFill.clip($0, origin: origin, to: upright).intersection(rect) ?? rect } ?? rect
             return .fill(size, from: region, origin: .topLeft, gravity: gravity, focus: focus)
-        case .fit(let box, nil, _):
-            return .fill(try AspectFill.fitSize(rect.size, in: box), from: rect, origin: .topLeft)
-        case .fit(let box, let pad?, _):
-            // The letterbox stays the box: the part kept is fitted inside it.
-            return .fit(box, pad: pad, from: rect)
+        case .fit(let box, let pad, let from):
+            let part = try from.map { try AspectFill.clip($0, origin: .topLeft, to: upright).intersection(rect) ?? rect } ?? rect
+            // A letterbox stays the box, the part kept fitted inside it.
+            guard let pad else { return .fill(try AspectFill.fitSize(part.size, in: box), from: part, origin: .topLeft) }
+            return .fit(box, pad: pad, from: part)
         case .crop(let r, let origin):
             let inside = try AspectFill.clip(r, origin: origin, to: rect.size)
             return .crop(Rect(x: rect.x + inside.x, y: rect.y + inside.y, width: inside.width, height: inside.height), origin: .topLeft)
