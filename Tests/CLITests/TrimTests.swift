@@ -103,4 +103,34 @@ final class TrimTests: XCTestCase {
             """#, [png, dir + "/p.png"]) else { throw missingReference("python3 cannot be started") }
         XCTAssertEqual(String(decoding: same.stdout, as: UTF8.self), "(20, 20) 0\n", String(decoding: same.stderr, as: UTF8.self))
     }
+
+    /// A drawing (SVG) is trimmed at its own size, and each output drawn for the part kept:
+    /// a disc on a wide white page, trimmed and letterboxed at 64x64 or fitted 400 wide, is
+    /// within a level of the same disc alone on a page of its own box, drawn at that size
+    /// (librsvg draws both); its placeholder is reported, and its default name is a PNG's.
+    func testADrawingIsTrimmedAtItsOwnSizeThenDrawnForThePart() throws {
+        let dir = CLI.tempDir()
+        let disc = ##"<circle cx="70" cy="50" r="20" fill="#c03"/></svg>"##
+        try (#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="white"/>"# + disc)
+            .write(toFile: dir + "/page.svg", atomically: true, encoding: .utf8)
+        try (#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="50 30 40 40"><rect x="50" y="30" width="40" height="40" fill="white"/>"# + disc)
+            .write(toFile: dir + "/alone.svg", atomically: true, encoding: .utf8)
+        for (i, op) in [["fit", "--size", "64x64", "--pad"], ["fit", "--size", "400x"]].enumerated() {
+            let trimmed = CLI.run(op + ["--trim", dir + "/page.svg", "-o", dir + "/t\(i).png"])
+            XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
+            XCTAssertEqual(CLI.run(op + [dir + "/alone.svg", "-o", dir + "/a\(i).png"]).status, 0)
+            XCTAssertEqual(CLI.size(dir + "/t\(i).png"), i == 0 ? "64x64" : "400x400")
+            guard let diff = CLI.python(#"""
+                import sys, numpy as np
+                from PIL import Image
+                a, b = (np.asarray(Image.open(p).convert("RGB"), int) for p in sys.argv[1:3])
+                print(int(np.abs(a - b).max()) if a.shape == b.shape else -1)
+                """#, [dir + "/t\(i).png", dir + "/a\(i).png"]) else { throw missingReference("python3 cannot be started") }
+            let worst = Int(String(decoding: diff.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            XCTAssertTrue((0...1).contains(worst), "\(op): the trimmed drawing is \(worst) levels from the disc's own")
+        }
+        let report = CLI.run(["fill", "--size", "32x32", "--trim", "--placeholder", "color", dir + "/page.svg", "--out-dir", dir + "/out", "--report", "-"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        XCTAssertTrue(report.stdout.contains("\"output\":\"\(dir)/out/page.png\"") && report.stdout.contains("\"color\":\"#cc0033\""), report.stdout)
+    }
 }

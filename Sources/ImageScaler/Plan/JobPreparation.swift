@@ -46,9 +46,27 @@ struct JobPreparation {
         var encode = encode
         encode.threads = max(1, settings.threads)
         let found = try ImageFormat.decoder(for: data, options: decode)
+        var outputs = outputs, settings = settings, notices: [String] = []
+        if let trim = settings.trim, VectorPlacement.drawnSize(found) != nil {
+            // A drawing is trimmed at its own size and each output then drawn at the
+            // size the part it keeps needs, not the whole drawing's.
+            let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
+            if let kept = TrimFinder.bounds(whole, options: trim) {
+                outputs = try outputs.map { output in
+                    var trimmed = output
+                    trimmed.operation = try output.operation.trimmed(to: kept, upright: found.info.size)
+                    return trimmed
+                }
+            } else {
+                notices.append(JobPreparation.untrimmed)
+            }
+            settings.trim = nil
+        }
         return try VectorPlacement.sources(outputs, from: found, upscale: settings.upscale).map { source in
-            try JobPreparation(data, decoder: source.decoder, input: found.info, outputs: source.outputs, decode: decode,
-                               encode: encode, settings: settings)
+            var job = try JobPreparation(data, decoder: source.decoder, input: found.info, outputs: source.outputs, decode: decode,
+                                         encode: encode, settings: settings)
+            job.notices += notices
+            return job
         }
     }
 
@@ -56,6 +74,8 @@ struct JobPreparation {
     /// runs, the heap's slack (measured: a 3840-wide streamed JPEG peaks 5.3 MiB over the
     /// process's base with 3.3 MiB of file and 2 MiB of its own).
     static let processBytes = 3 << 20
+    /// What a --trim that found only border says.
+    static let untrimmed = "it is all one colour within --trim's threshold, so it was left whole"
     /// A second thread's stack and malloc arena (measured: 4 MiB at any size).
     static let threadBytes = 4 << 20
     /// Each output's own thread with more than one: its stack, its pipe's rows and the
@@ -78,7 +98,7 @@ struct JobPreparation {
         if let trim = settings.trim {
             let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
             trimmedTo = TrimFinder.bounds(whole, options: trim)
-            if trimmedTo == nil { notices.append("it is all one colour within --trim's threshold, so it was left whole") }
+            if trimmedTo == nil { notices.append(JobPreparation.untrimmed) }
         }
         let upright = settings.autoOrient ? info.uprightSize : info.size
         let taps = outputs.map { $0.preview.map(PreviewTap.init(box:)) }

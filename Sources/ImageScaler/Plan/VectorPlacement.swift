@@ -15,9 +15,22 @@ struct VectorPlacement {
     /// picture at its own size, as a stored image that small would be.
     init(_ operation: ImageOperation, intrinsic: Size, upscale: Bool) throws {
         switch operation {
-        case .convert, .crop, .fit(_, _, .some):
-            // A fit of a part (what --trim kept) is of the drawing at its own size.
+        case .convert, .crop:
             self.init(drawSize: intrinsic, operation: operation)
+        case .fit(let box, let pad, let from?):
+            // A fit of a part (what --trim kept): the part drawn as a fill of its fitted
+            // size would draw it, then fitted (nothing left to resample) and padded.
+            let part = try AspectFill.clip(from, origin: .topLeft, to: intrinsic)
+            var fitted = try AspectFill.fitSize(part.size, in: box)
+            if !upscale && (fitted.width > part.width || fitted.height > part.height) { fitted = part.size }
+            let placed = try VectorPlacement(.fill(fitted, from: part), intrinsic: intrinsic, upscale: upscale)
+            let drawn: Rect
+            switch placed.operation {
+            case .crop(let cut, _): drawn = cut
+            case .fill(_, let region?, _, _, _): drawn = region
+            default: drawn = Rect(size: placed.drawSize)
+            }
+            self.init(drawSize: placed.drawSize, operation: .fit(box, pad: pad, from: drawn))
         case .fit(let box, let pad, nil):
             var fitted = try AspectFill.fitSize(intrinsic, in: box)
             if !upscale && fitted.width > intrinsic.width { fitted = intrinsic }
@@ -78,7 +91,7 @@ struct VectorPlacement {
         guard decoder.capabilities.drawsAtAnySize else { return [(decoder, outputs)] }
         return try outputs.map { output in
             let (drawn, operation) = try drawing(output.operation, from: decoder, upscale: upscale)
-            return (drawn, [RenderOutput(operation, as: output.format)])
+            return (drawn, [RenderOutput(operation, as: output.format, preview: output.preview)])
         }
     }
 

@@ -145,11 +145,17 @@ struct BatchPlanner {
     private func expand(_ template: String, input: String, size: Size?, ext outputExt: String? = nil,
                         produced: Size? = nil, scale: Double? = nil) throws -> String {
         let slash = input.lastIndex(of: "/")
-        let name = slash.map { String(input[input.index(after: $0)...]) } ?? input
+        var name = slash.map { String(input[input.index(after: $0)...]) } ?? input
         let dir = slash.map { String(input[..<$0]) } ?? "."
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
-        let ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
+        var ext = dot.map { String(name[name.index(after: $0)...]) } ?? ""
+        // A format imgscale reads but never writes (SVG) is written losslessly where no
+        // format is named, so its own name and extension say so.
+        if outputExt == nil, let own = ImageFormat.fromExtension(of: name), !own.isWritable {
+            ext = ImageFormat.lossless.fileExtension
+            name = stem + "." + ext
+        }
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
