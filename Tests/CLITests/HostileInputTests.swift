@@ -190,13 +190,13 @@ final class HostileInputTests: XCTestCase {
     func testAllocationFailureFailsOneInputNotTheBatch() throws {
         try XCTSkipIf(HostileInputTests.sanitized, "SKIPPED under sanitizers: their shadow memory needs more address space than the ulimit")
         let dir = CLI.tempDir()
-        // 8000x8000 gray, stored uncompressed (64 MB): converting it holds about 260 MB,
-        // inside the budget but not inside what a 300 MB address-space limit leaves (the
-        // worker process runs its job on its own main thread, without the address space
-        // other threads' malloc arenas reserve, so 400 MB is now enough).
+        // 8000x8000 gray, stored uncompressed (64 MB): cropping it whole holds about 260 MB
+        // (a convert streams it), inside the budget but not inside what a 300 MB
+        // address-space limit leaves (the worker process runs its job on its own main
+        // thread, without the address space other threads' malloc arenas reserve).
         let big = Crafted.png(width: 8000, height: 8000, rows: 8000)
         _ = FileManager.default.createFile(atPath: dir + "/big.png", contents: Data(big))
-        let r = CLI.sh("ulimit -v 300000; \"$IMGSCALE\" convert --out-dir out big.png '\(CLI.testImages)/two-colour-8x8.png'", cwd: dir)
+        let r = CLI.sh("ulimit -v 300000; \"$IMGSCALE\" crop --rect 0,0,8000,7999 --out-dir out big.png '\(CLI.testImages)/two-colour-8x8.png'", cwd: dir)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("imgscale: big.png: cannot allocate"), r.stderr)
         XCTAssertEqual(CLI.files(dir + "/out"), ["two-colour-8x8.png"])

@@ -368,6 +368,12 @@ package struct RenderPlan {
             let c = channels >= 3 ? channels : 4
             let target = Double(r.storedTarget.width) * Double(r.storedTarget.height) * c
             total += path == .stream ? 0 : 2 * target + Double(output.width) * Double(output.height) * c
+        } else if path == .stream {
+            // A streamed convert's decoded rows go straight on to the encoder: a chunk of
+            // them at a time (a 60 MP JPEG to PNG peaked at 132 MiB, its encoder's share
+            // counted apart, where three whole images were counted: 676 MiB, refused).
+            let rowBytes = Double(info.size.width) * channels
+            total += max(rowBytes, min(rowBytes * 16, Double(4 << 20)))
         } else {
             let window = cropWindow ?? Rect(size: info.size)
             let pixels = info.workingBytes == 0 || cropWindow != nil ? Double(window.width) * Double(window.height)

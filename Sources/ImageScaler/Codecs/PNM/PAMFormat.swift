@@ -15,5 +15,7 @@ extension CodecDescriptor {
         writer: Writer(options: [],
                        rows: { width, height, channels, _ in PNMEncoder(width: width, height: height, channels: channels, pam: true) },
                        carriable: { options, _ in options.withoutMetadata(in: "PNM") },
-                       settings: { _ in ["8-bit, P7"] }))
+                       settings: { _ in ["8-bit, P7"] },
+                       // The file is gathered whole, a byte a sample (4 bound the channels).
+                       heldBytes: { _, s in 4 * s.width * s.height }))
 }

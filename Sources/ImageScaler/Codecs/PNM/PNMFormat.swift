@@ -16,5 +16,7 @@ extension CodecDescriptor {
         writer: Writer(options: [],
                        rows: { width, height, channels, _ in PNMEncoder(width: width, height: height, channels: channels) },
                        carriable: { options, _ in options.withoutMetadata(in: "PNM") },
-                       settings: { _ in ["8-bit"] }))
+                       settings: { _ in ["8-bit"] },
+                       // The file is gathered whole, a byte a sample (4 bound the channels).
+                       heldBytes: { _, s in 4 * s.width * s.height }))
 }

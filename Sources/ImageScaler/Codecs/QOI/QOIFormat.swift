@@ -16,5 +16,7 @@ extension CodecDescriptor {
         writer: Writer(options: [],
                        rows: { width, height, channels, _ in QOIEncoder(width: width, height: height, channels: channels) },
                        carriable: { options, _ in options.withoutMetadata(in: "QOI") },
-                       settings: { _ in ["lossless, 8-bit"] }))
+                       settings: { _ in ["lossless, 8-bit"] },
+                       // The file is gathered whole: at most 5 bytes a pixel (an RGBA op each).
+                       heldBytes: { _, s in 5 * s.width * s.height }))
 }
