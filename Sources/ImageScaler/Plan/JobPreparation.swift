@@ -96,8 +96,13 @@ struct JobPreparation {
         // --trim looks at the whole upright picture once, before any output is planned.
         var trimmedTo: Rect? = nil
         if let trim = settings.trim {
-            let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
-            trimmedTo = TrimFinder.bounds(whole, options: trim)
+            switch try TrimScan.bounds(decoder, options: trim, decode: decode, orientation: settings.autoOrient ? info.orientation : .up) {
+            case .box(let kept): trimmedTo = kept
+            case .uniform: break
+            case .unsupported:
+                let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
+                trimmedTo = TrimFinder.bounds(whole, options: trim)
+            }
             if trimmedTo == nil { notices.append(JobPreparation.untrimmed) }
         }
         let upright = settings.autoOrient ? info.uprightSize : info.size
