@@ -50,8 +50,15 @@ struct JobPreparation {
         if let trim = settings.trim, VectorPlacement.drawnSize(found) != nil {
             // A drawing is trimmed at its own size and each output then drawn at the
             // size the part it keeps needs, not the whole drawing's.
-            let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
-            if let kept = TrimFinder.bounds(whole, options: trim) {
+            var kept: Rect? = nil
+            switch try TrimScan.bounds(found, options: trim, decode: decode, orientation: .up) {
+            case .box(let box): kept = box
+            case .uniform: break
+            case .unsupported:
+                let (whole, _) = try ImageOperation.convert.perform(on: data, decode: decode, autoOrient: settings.autoOrient)
+                kept = TrimFinder.bounds(whole, options: trim)
+            }
+            if let kept {
                 outputs = try outputs.map { output in
                     var trimmed = output
                     trimmed.operation = try output.operation.trimmed(to: kept, upright: found.info.size)
