@@ -28,6 +28,10 @@ final class UsageTests: XCTestCase {
             (["filll", "--size", "64x64", input, "-o", out], "unknown command 'filll'; did you mean 'fill'?"),
             (["fill", "--szie", "64x64", input, "-o", out], "unknown option '--szie'; did you mean '--size'?"),
             (["fit", "--size", "64x64", "--fail-of", "none", input, "-o", out], "did you mean '--fail-on'?"),
+            // A peer's spelling gets imgscale's, not the nearest word ('--shard').
+            (["fill", "--size", "64x64", "--smartcrop", "attention", input, "-o", out], "unknown option '--smartcrop'; imgscale says --gravity entropy"),
+            (["fill", "--size", "64x64", "--smart", input, "-o", out], "imgscale says --gravity entropy"),
+            (["fit", "--size", "64x64", "--strip", input, "-o", out], "metadata is dropped unless --keep-metadata"),
             (["fill", "--size", "64x64", "--gravity", "centr", input, "-o", out], "--gravity must be one of centre|north"),
             (["fill", "--size", "64x64", "--fail-on", "warnings", input, "-o", out], "did you mean 'warning'?"),
             (["fill", "--size", input, "-o", out], "--size must be WIDTHxHEIGHT"),

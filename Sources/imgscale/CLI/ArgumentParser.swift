@@ -231,7 +231,7 @@ struct ArgumentParser {
                 // Invariant: the index is looked for only where `contains` found it.
                 let inline = body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=")!)...]) : nil
                 guard let spec = options.first(where: { $0.long == name }) else {
-                    throw UsageError(message: "unknown option '--\(name)'" + Suggestion.hint(name, among: options.map(\.long), prefix: "--"))
+                    throw UsageError(message: "unknown option '--\(name)'" + Suggestion.option(name, among: options.map(\.long)))
                 }
                 try take(spec, inline: inline)
             } else if arg.hasPrefix("-") && arg.count > 1 {

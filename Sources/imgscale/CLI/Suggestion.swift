@@ -17,6 +17,24 @@ enum Suggestion {
         closest(to: word, among: names).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
     }
 
+    /// Options of vipsthumbnail, sharp and ImageMagick that imgscale spells otherwise,
+    /// answered before the nearest spelling (`--smart` is nearest to `--shard`).
+    static let peerOptions: [String: String] = [
+        "smartcrop": "--gravity entropy", "smart": "--gravity entropy", "attention": "--gravity entropy",
+        "crop": "the fill command, which crops to --size (or crop --rect X,Y,W,H)",
+        "resize": "fit --size WxH, or fill to crop", "thumbnail": "fill --size WxH, or fit",
+        "strip": "nothing: metadata is dropped unless --keep-metadata",
+        "auto-orient": "nothing: the EXIF orientation is applied unless --no-auto-orient",
+        "rotate": "nothing: the EXIF orientation is applied unless --no-auto-orient",
+        "eprofile": "--export-profile", "delete": "nothing: inputs are never changed",
+    ]
+
+    /// "unknown option" words: a peer's option's equivalent, else the nearest spelling.
+    static func option(_ name: String, among names: [String]) -> String {
+        if let meant = peerOptions[name] { return "; imgscale says \(meant)" }
+        return hint(name, among: names, prefix: "--")
+    }
+
     /// Optimal string alignment distance.
     static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
